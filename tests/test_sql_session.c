@@ -766,6 +766,43 @@ static void test_temporary_sequences_are_the_sessions(void)
     lake_close(&l);
 }
 
+/* A simple query of several statements outside a block is one implicit
+ * transaction (what tests/sql_cases cannot send): a temporary table's key
+ * violation in its last statement takes back the rows its earlier INSERTs
+ * appended (noted, not copied) and an ON CONFLICT DO UPDATE's change (a
+ * copy), as PostgreSQL's; the next row's ctid is past the lines they
+ * used. */
+static void test_temporary_keys_roll_back_an_implicit_transaction(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *a = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    CHECK(run(a, "CREATE TEMP TABLE m (k int PRIMARY KEY, v int NOT NULL); "
+                 "INSERT INTO m VALUES (1, 1)",
+              &r, &e) == RL_EXEC_DONE);
+    CHECK(run(a, "INSERT INTO m VALUES (2, 2); INSERT INTO m SELECT 3, 3; "
+                 "INSERT INTO m VALUES (1, 1)",
+              &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "23505");
+    CHECK(run(a, "SELECT count(*) FROM m", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "1");
+    CHECK(run(a, "INSERT INTO m VALUES (2, 2); "
+                 "INSERT INTO m VALUES (1, 5) ON CONFLICT (k) DO UPDATE SET v = 9; "
+                 "INSERT INTO m VALUES (4, null)",
+              &r, &e) == RL_EXEC_ERROR);
+    CHECK_EQ_STR(e.sqlstate, "23502");
+    CHECK(run(a, "SELECT v FROM m", &r, &e) == RL_EXEC_DONE);
+    CHECK(r.rows == 1);
+    CHECK_EQ_STR(r.first[0], "1");
+    CHECK(run(a, "INSERT INTO m VALUES (2, 2)", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(a, "SELECT ctid FROM m WHERE k = 2", &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], "(0,7)");
+    rl_session_free(a);
+    lake_close(&l);
+}
+
 /* What tests/sql_cases/162-163 cannot compare (the harness compares no
  * HINT) or show (DISCARD ALL): PostgreSQL's hints for an enum's values, a
  * number's units and range; a placeholder outlives DISCARD ALL (its value
@@ -839,6 +876,7 @@ int main(void)
     RUN(test_output_settings_refuse_what_they_cannot_honour);
     RUN(test_sessions_keep_their_own_time_zones);
     RUN(test_temporary_sequences_are_the_sessions);
+    RUN(test_temporary_keys_roll_back_an_implicit_transaction);
     RUN(test_settings_hints_placeholders_and_show_all);
     return tu_finish();
 }

@@ -1371,7 +1371,8 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
                  : rl_ddl_rename(x, n->rename_stmt);
         break;
     case PG_QUERY__NODE__NODE_INDEX_STMT:
-        rc = rl_ddl_create_index(x, n->index_stmt);
+        /* an index of a temporary table is kept with it (sql_index.c) */
+        rc = x->s->temps && rl_ddl_temps_touch(x) < 0 ? -1 : rl_ddl_create_index(x, n->index_stmt);
         break;
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
         rc = rl_ddl_comment(x, n->comment_stmt);

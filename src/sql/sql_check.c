@@ -9,7 +9,9 @@
  * collision), the 23514 of ALTER's validation and of a written row, the
  * session's cache of parsed expressions (keyed by the catalog registry's
  * stamp, so rebuilt whenever the definitions may have changed), and a
- * table's CHECKs following its DDL.
+ * table's CHECKs following its DDL. A temporary table's CHECKs are the
+ * same texts kept with it in the session (rl_temp_check, in name order,
+ * each parsed at its first use), as are its NOT NULLs, checked here too.
  *
  * Invariants: the catalog stores the plain text of pg_get_constraintdef
  * (sql_deparse.c), which is what is evaluated: a NULL result passes, as in
@@ -158,23 +160,63 @@ static void failing_row(rl_exec *x, const rl_value *row, size_t ncols)
     rl_buf_free(&b);
 }
 
+/* The outcome `ok` of CHECK `name` on row (holds): 0 passed, -1 failed
+ * (23514 with the failing row) or an error. */
+static int check_outcome(rl_exec *x, const rl_relation *rel, const char *name, int ok,
+                         const rl_value *row, size_t ncols)
+{
+    if (ok > 0)
+        return 0;
+    if (ok == 0) {
+        rl_exec_error(x, RL_SQLSTATE_CHECK_VIOLATION, -1,
+                      "new row for relation \"%s\" violates check constraint \"%s\"", rel->name,
+                      name);
+        failing_row(x, row, ncols);
+    }
+    return -1;
+}
+
+/* A temporary table's CHECKs (in name order) on row. 0 or -1. */
+static int temp_checks_hold(rl_exec *x, const rl_relation *rel, const rl_value *row,
+                            size_t ncols)
+{
+    rl_rowset *shape = NULL;
+    size_t tcols = 0;
+    int rc = 0;
+    for (rl_temp_check *c = rel->temp->checks; rc == 0 && c; c = c->next) {
+        if (!shape && !(shape = rl_check_table_shape(x, rel, &tcols)))
+            return -1;
+        if (!c->parsed && rl_check_parse_text(x, c->text, &c->parsed, &c->expr) < 0) {
+            rc = -1;
+            break;
+        }
+        size_t n = tcols < ncols ? tcols : ncols;
+        rc = check_outcome(x, rel, c->name, holds(x, c->parsed, c->expr, shape, n, row), row, n);
+    }
+    rl_rowset_free(shape);
+    return rc;
+}
+
 int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t ncols)
 {
-    rl_txn *txn = rl_exec_txn(x);
-    if (!txn)
-        return -1;
     /* ExecConstraints: NOT NULL before the CHECKs, the row in its DETAIL
      * (the catalog refuses such a row too, without the row's text) */
+    bool temp = rel->kind == RL_REL_TEMP;
     for (size_t i = 0; i < ncols; i++) {
-        if (!rel->desc->cols[i].not_null || !row[i].d.isnull)
+        if (!(temp ? rel->temp->not_null[i] : rel->desc->cols[i].not_null) || !row[i].d.isnull)
             continue;
         rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
                       "null value in column \"%s\" of relation \"%s\" violates not-null "
                       "constraint",
-                      rel->desc->cols[i].name, rel->name);
+                      temp ? rel->temp->rows->cols[i].name : rel->desc->cols[i].name, rel->name);
         failing_row(x, row, ncols);
         return -1;
     }
+    if (temp) /* its CHECKs are kept with it */
+        return temp_checks_hold(x, rel, row, ncols);
+    rl_txn *txn = rl_exec_txn(x);
+    if (!txn)
+        return -1;
     const rl_check_con *c;
     size_t n;
     uint64_t stamp;
@@ -194,15 +236,8 @@ int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t
             rc = -1;
             break;
         }
-        int ok = holds(x, p, expr, shape, tcols < ncols ? tcols : ncols, row);
-        if (ok < 0)
-            rc = -1;
-        else if (ok == 0) {
-            rc = rl_exec_error(x, RL_SQLSTATE_CHECK_VIOLATION, -1,
-                               "new row for relation \"%s\" violates check constraint \"%s\"",
-                               rel->name, c[i].name);
-            failing_row(x, row, tcols < ncols ? tcols : ncols);
-        }
+        size_t nc = tcols < ncols ? tcols : ncols;
+        rc = check_outcome(x, rel, c[i].name, holds(x, p, expr, shape, nc, row), row, nc);
     }
     rl_rowset_free(shape);
     return rc;
@@ -237,9 +272,21 @@ static int validate_rows(rl_exec *x, const rl_relation *rel, const char *name, c
 
 /* ---------------------------------------------------------------- DDL */
 
+/* The temporary table `table`'s CHECK `name`, or NULL. */
+static rl_temp_check *temp_find(rl_exec *x, const char *table, const char *name)
+{
+    for (rl_temp_table *t = x->s->temps; t; t = t->next)
+        for (rl_temp_check *c = strcmp(t->name, table) == 0 ? t->checks : NULL; c; c = c->next)
+            if (strcmp(c->name, name) == 0)
+                return c;
+    return NULL;
+}
+
 static int find(rl_exec *x, const char *schema, const char *table, const char *name,
                 rl_check_con *out)
 {
+    if (strcmp(schema, "pg_temp") == 0)
+        return temp_find(x, table, name) != NULL;
     rl_txn *txn = rl_exec_txn(x);
     if (!txn)
         return -1;
@@ -265,6 +312,13 @@ static int name_used(rl_exec *x, const char *schema, const char *name, char (*ch
     for (size_t i = 0; i < nchosen; i++)
         if (!strcmp(chosen[i], name))
             return 1;
+    for (const rl_temp_table *t = strcmp(schema, "pg_temp") == 0 ? x->s->temps : NULL; t;
+         t = t->next)
+        for (const rl_temp_check *c = t->checks; c; c = c->next)
+            if (!strcmp(c->name, name))
+                return 1;
+    if (strcmp(schema, "pg_temp") == 0)
+        return rl_index_name_taken(x, NULL, schema, name);
     rl_txn *txn = rl_exec_txn(x);
     const rl_check_con *c;
     size_t n;
@@ -306,9 +360,37 @@ static int choose_name(rl_exec *x, const char *schema, const char *table, const 
 
 /* One CHECK of table rel (shape given) stored under its name (chosen when
  * c has none). */
+/* A new CHECK of temporary table t, in name order. 0 or -1. */
+static int temp_put(rl_exec *x, rl_temp_table *t, const char *name, const char *text,
+                    bool not_valid)
+{
+    rl_temp_check *c = calloc(1, sizeof *c);
+    if (!c || !(c->text = strdup(text))) {
+        free(c);
+        return oom(x);
+    }
+    rl_str_copy(c->name, sizeof c->name, name);
+    c->not_valid = not_valid;
+    rl_temp_check **pp = &t->checks;
+    while (*pp && strcmp((*pp)->name, name) < 0)
+        pp = &(*pp)->next;
+    c->next = *pp;
+    *pp = c;
+    return 0;
+}
+
+/* Is `name` one of temporary table t's keys? */
+static bool temp_key_named(const rl_temp_table *t, const char *name)
+{
+    for (const rl_temp_key *k = t->keys; k; k = k->next)
+        if (k->def.constraint && !strcmp(k->name, name))
+            return true;
+    return false;
+}
+
 static int add_one(rl_exec *x, const char *schema, const char *table, const rl_rowset *shape,
                    size_t ncols, const PgQuery__Constraint *c, bool in_create, char (*chosen)[64],
-                   size_t *nchosen, const rl_relation *rel)
+                   size_t *nchosen, const rl_relation *rel, rl_temp_table *temp)
 {
     if (!c->raw_expr)
         return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, c->location, "CHECK needs an expression");
@@ -330,7 +412,9 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
             dup = !strcmp(chosen[i], name);
         if (!dup)
             dup = find(x, schema, table, name, NULL);
-        if (dup == 0 && rel)
+        if (dup == 0 && rel && temp)
+            dup = temp_key_named(temp, name);
+        else if (dup == 0 && rel)
             dup = rl_index_find_constraint(x, rl_exec_txn(x), schema, table, name, NULL);
         if (dup > 0)
             rc = in_create ? rl_exec_error(x, RL_SQLSTATE_DUPLICATE_OBJECT, -1,
@@ -346,7 +430,9 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
     bool not_valid = !in_create && c->skip_validation;
     if (rc == 0 && rel && !not_valid)
         rc = validate_rows(x, rel, name, (const char *)tx.plain.data);
-    if (rc == 0) {
+    if (rc == 0 && temp) {
+        rc = temp_put(x, temp, name, (const char *)tx.plain.data, not_valid);
+    } else if (rc == 0) {
         rl_check_def def;
         memset(&def, 0, sizeof def);
         rl_str_copy(def.table, sizeof def.table, table);
@@ -389,7 +475,7 @@ static int add_if_check(void *ctx, const PgQuery__Constraint *c, const char *col
     if (!cc->shape && !(cc->shape = rl_check_table_shape(cc->x, &cc->rel, &cc->ncols)))
         return -1;
     return add_one(cc->x, cc->schema, cc->table, cc->shape, cc->ncols, c, true, cc->chosen,
-                   &cc->nchosen, NULL) < 0
+                   &cc->nchosen, NULL, cc->rel.kind == RL_REL_TEMP ? cc->rel.temp : NULL) < 0
                ? -1
                : 0;
 }
@@ -416,13 +502,25 @@ int rl_check_add(rl_exec *x, const rl_relation *rel, const PgQuery__Constraint *
         return -1;
     char chosen[1][64];
     size_t nchosen = 0;
-    int rc = add_one(x, rel->schema, rel->name, shape, ncols, c, false, chosen, &nchosen, rel);
+    int rc = add_one(x, rel->schema, rel->name, shape, ncols, c, false, chosen, &nchosen, rel,
+                     rel->kind == RL_REL_TEMP ? rel->temp : NULL);
     rl_rowset_free(shape);
     return rc;
 }
 
 int rl_check_drop(rl_exec *x, const rl_relation *rel, const char *name)
 {
+    for (rl_temp_check **pp = rel->kind == RL_REL_TEMP ? &rel->temp->checks : NULL; pp && *pp;
+         pp = &(*pp)->next)
+        if (strcmp((*pp)->name, name) == 0) {
+            rl_temp_check *c = *pp;
+            *pp = c->next;
+            c->next = NULL;
+            rl_check_free_temp(&c);
+            return 1;
+        }
+    if (rel->kind == RL_REL_TEMP)
+        return 0;
     int found = find(x, rel->schema, rel->name, name, NULL);
     if (found <= 0)
         return found;
@@ -447,6 +545,15 @@ static int own_copy(rl_exec *x, rl_check_con *c)
 
 int rl_check_validate(rl_exec *x, const rl_relation *rel, const char *name)
 {
+    rl_temp_check *tc = rel->kind == RL_REL_TEMP ? temp_find(x, rel->name, name) : NULL;
+    if (tc) {
+        if (tc->not_valid && validate_rows(x, rel, name, tc->text) < 0)
+            return -1;
+        tc->not_valid = false;
+        return 1;
+    }
+    if (rel->kind == RL_REL_TEMP)
+        return 0;
     rl_check_con c;
     int found = find(x, rel->schema, rel->name, name, &c);
     if (found <= 0 || !c.def.not_valid)
@@ -464,6 +571,25 @@ int rl_check_validate(rl_exec *x, const rl_relation *rel, const char *name)
 
 int rl_check_rename(rl_exec *x, const rl_relation *rel, const char *name, const char *newname)
 {
+    if (rel->kind == RL_REL_TEMP) { /* out of its place in name order and back */
+        rl_temp_check **pp = &rel->temp->checks;
+        while (*pp && strcmp((*pp)->name, name) != 0)
+            pp = &(*pp)->next;
+        if (!*pp)
+            return 0;
+        if (temp_find(x, rel->name, newname) || temp_key_named(rel->temp, newname))
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_OBJECT, -1,
+                                 "constraint \"%s\" for relation \"%s\" already exists", newname,
+                                 rel->name);
+        rl_temp_check *c = *pp;
+        *pp = c->next;
+        rl_str_copy(c->name, sizeof c->name, newname);
+        for (pp = &rel->temp->checks; *pp && strcmp((*pp)->name, newname) < 0;)
+            pp = &(*pp)->next;
+        c->next = *pp;
+        *pp = c;
+        return 1;
+    }
     rl_check_con c;
     int found = find(x, rel->schema, rel->name, name, &c);
     if (found <= 0)
@@ -550,4 +676,86 @@ int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const ch
      * its old name already (dropped, or rebuilt under the new one) */
     follow_ctx f = {x, txn, ch};
     return rl_txn_table_checks(txn, schema, table, follow_visit, &f, x->err);
+}
+
+/* ------------------------------------------ a temporary table's CHECKs */
+
+void rl_check_free_temp(rl_temp_check **list)
+{
+    while (*list) {
+        rl_temp_check *c = *list;
+        *list = c->next;
+        rl_parsed_release(c->parsed);
+        free(c->text);
+        free(c);
+    }
+}
+
+int rl_check_copy_temp(rl_temp_check **dst, const rl_temp_check *src)
+{
+    for (; src; src = src->next) {
+        rl_temp_check *c = calloc(1, sizeof *c);
+        if (!c || !(c->text = strdup(src->text))) {
+            free(c);
+            return -1;
+        }
+        rl_str_copy(c->name, sizeof c->name, src->name);
+        c->not_valid = src->not_valid;
+        *dst = c;
+        dst = &c->next;
+    }
+    return 0;
+}
+
+int rl_check_temp_follow(rl_exec *x, rl_temp_table *t, const char *old_column,
+                         const char *new_column)
+{
+    rl_relation rel = {.kind = RL_REL_TEMP, .temp = t};
+    rl_str_copy(rel.schema, sizeof rel.schema, "pg_temp");
+    rl_str_copy(rel.name, sizeof rel.name, t->name);
+    size_t ncols;
+    rl_rowset *shape = t->checks ? rl_check_table_shape(x, &rel, &ncols) : NULL;
+    if (t->checks && !shape)
+        return -1;
+    int rc = 0;
+    for (rl_temp_check **pp = &t->checks; rc == 0 && *pp;) {
+        rl_temp_check *c = *pp;
+        rl_parsed *p = NULL;
+        const PgQuery__Node *expr;
+        if (rl_check_parse_text(x, c->text, &p, &expr) < 0) {
+            rc = -1;
+            break;
+        }
+        rl_check_text tx;
+        const rl_parsed *prev = rl_parsed_activate(p);
+        rl_error keep = *x->err;
+        int got = rl_check_deparse(x, expr, shape, ncols, t->name, old_column,
+                                   new_column ? new_column : old_column, &tx);
+        rl_parsed_activate(prev);
+        rl_parsed_release(p);
+        if (got < 0 && !new_column && !strcmp(x->err->sqlstate, RL_SQLSTATE_UNDEFINED_COLUMN)) {
+            *x->err = keep; /* it used the dropped column: it goes, as in PostgreSQL */
+            *pp = c->next;
+            c->next = NULL;
+            rl_check_free_temp(&c);
+            continue;
+        }
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        char *text = strdup((const char *)tx.plain.data);
+        rl_check_text_free(&tx);
+        if (!text) {
+            rc = oom(x);
+            break;
+        }
+        free(c->text);
+        c->text = text;
+        rl_parsed_release(c->parsed);
+        c->parsed = NULL;
+        pp = &c->next;
+    }
+    rl_rowset_free(shape);
+    return rc;
 }

@@ -84,8 +84,17 @@ int rl_check_rename(rl_exec *x, const rl_relation *rel, const char *name, const 
 /* A table's CHECKs follow its DDL (DROP TABLE, renames, DROP COLUMN). */
 int rl_check_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            const rl_table_change *ch);
-/* The row about to be written to stored relation rel (its columns in the
- * table's order) against the table's CHECKs: 0, or -1 with 23514. */
+/* A temporary table's CHECKs (rl_temp_check): freed, copied (NULL
+ * parses; -1 out of memory), and following a column renamed to
+ * new_column or dropped (new_column NULL: a CHECK that used it goes), the
+ * table in its new shape already. */
+void rl_check_free_temp(rl_temp_check **list);
+int rl_check_copy_temp(rl_temp_check **dst, const rl_temp_check *src);
+int rl_check_temp_follow(rl_exec *x, rl_temp_table *t, const char *old_column,
+                         const char *new_column);
+/* The row about to be written to relation rel (its columns in the
+ * table's order) against the table's NOT NULLs (23502) and CHECKs (23514):
+ * 0 or -1. */
 int rl_check_row(rl_exec *x, const rl_relation *rel, const rl_value *row, size_t ncols);
 /* Stored expression expr (of parsed text p) evaluated on one row of a
  * table (shape's first ncols columns), its strings in arena or row's (a

@@ -14,7 +14,9 @@
  *  - every other table (ducklake_inlined_data_*, _inlined_delete_*, ...)
  *    becomes a dynamic table (rl_txn_create_dynamic);
  *  - CREATE [LOCAL] TEMP TABLE lives in the session (x->s->temps), with ON
- *    COMMIT DROP honoured by rl_ddl_end_transaction.
+ *    COMMIT DROP honoured by rl_ddl_end_transaction; its NOT NULLs and keys
+ *    (sql_index.c) live with it. A statement outside a block is its own
+ *    transaction: the temporary tables it changes come back if it fails.
  * ALTER TABLE changes dynamic and temp tables by rebuilding them (the
  * catalog has no in-place ALTER of a definition). Fixed tables have the
  * descriptor's shape for the catalog's format, which is chosen when the
@@ -80,6 +82,12 @@ static rl_temp_table *temp_find(rl_session *s, const char *name)
 
 static void temp_free(rl_temp_table *t)
 {
+    while (t->keys) {
+        rl_temp_key *k = t->keys;
+        t->keys = k->next;
+        rl_index_temp_key_free(k);
+    }
+    rl_check_free_temp(&t->checks);
     rl_rowset_free(t->rows);
     rl_default_free_temp(t);
     free(t);
@@ -345,31 +353,43 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
 
 static int create_sequence_defaults(rl_exec *x, const char *schema, const char *name,
                                     const col_spec *cols, size_t n);
+static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
+                                  const PgQuery__CreateStmt *st, rl_temp_table *temp);
 
-static bool has_foreign_key(const PgQuery__CreateStmt *st, const col_spec *cols, size_t n)
+/* The first FOREIGN KEY of CREATE TABLE st (a column's REFERENCES, then a
+ * table constraint), or NULL. */
+static const PgQuery__Constraint *first_foreign_key(const PgQuery__CreateStmt *st)
 {
-    for (size_t i = 0; i < n; i++)
-        if (cols[i].references)
-            return true;
+    for (size_t i = 0; i < st->n_table_elts; i++) {
+        const PgQuery__Node *e = st->table_elts[i];
+        for (size_t j = 0; e->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF &&
+                           j < e->column_def->n_constraints;
+             j++) {
+            const PgQuery__Node *c = e->column_def->constraints[j];
+            if (c->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
+                c->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
+                return c->constraint;
+        }
+    }
     for (size_t i = 0; i < st->n_table_elts; i++)
         if (st->table_elts[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
             st->table_elts[i]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN)
-            return true;
-    return false;
+            return st->table_elts[i]->constraint;
+    return NULL;
 }
 
 static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec *cols,
                        size_t n)
 {
-    if (has_foreign_key(st, cols, n))
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not keep foreign keys on temporary tables");
     const char *name = st->relation->relname;
     if (st->relation->schemaname && st->relation->schemaname[0] &&
         strncmp(st->relation->schemaname, "pg_temp", 7) != 0)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, st->relation->location,
                              "cannot create temporary relation in non-temporary schema");
-    if (temp_find(x->s, name) || rl_temp_seq_find(x->s, name)) {
+    const PgQuery__Constraint *fk = first_foreign_key(st); /* after the name's 42P07 */
+    if (fk && !rl_index_name_taken(x, NULL, "pg_temp", name))
+        return rl_fkey_on_temp(x, fk);
+    if (rl_index_name_taken(x, NULL, "pg_temp", name)) { /* a key's index too */
         if (st->if_not_exists)
             return notice(x, RL_SQLSTATE_DUPLICATE_TABLE,
                           "relation \"%s\" already exists, skipping%s", name, "");
@@ -379,13 +399,6 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
     if (st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DELETE_ROWS)
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                              "ON COMMIT DELETE ROWS is not supported by RockLake");
-    for (size_t i = 0; i < st->n_table_elts; i++)
-        if ((st->table_elts[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
-             st->table_elts[i]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) ||
-            (i < n && cols[i].check))
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "CHECK constraints on temporary tables are not supported by "
-                                 "RockLake");
     /* a transaction must exist so its end (commit or rollback) reaches
      * rl_ddl_end_transaction with the right outcome */
     if (!rl_exec_txn(x))
@@ -403,18 +416,24 @@ static int create_temp(rl_exec *x, const PgQuery__CreateStmt *st, const col_spec
         c->oid = cols[i].oid;
         c->typmod = cols[i].typmod;
         c->attnum = (int16_t)(i + 1);
+        t->not_null[i] = cols[i].not_null || cols[i].pk; /* a primary key's are NOT NULL */
+    }
+    t->next = x->s->temps; /* its keys' names are chosen among the relations, it too */
+    x->s->temps = t;
+    if (create_key_constraints(x, NULL, "pg_temp", name, st, t) < 0 ||
+        rl_check_create_table(x, "pg_temp", name, st) < 0) {
+        temp_unlink(x->s, t);
+        return -1;
     }
     for (size_t i = 0; i < n; i++) { /* DEFAULT NULL keeps none, as a stored table's */
         if (cols[i].def && !cols[i].serial &&
             rl_default_set_temp(x, t, cols[i].name, cols[i].oid, cols[i].def, 0) < 0) {
-            temp_free(t);
+            temp_unlink(x->s, t);
             return -1;
         }
     }
     t->on_commit_drop = st->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
     t->created_in_txn = true;
-    t->next = x->s->temps;
-    x->s->temps = t;
     /* its serial and identity columns' temporary sequences (a failure
      * rolls the statement back: the table and the sequences go) */
     return create_sequence_defaults(x, "pg_temp", name, cols, n);
@@ -434,13 +453,30 @@ static void temps_keep_lines(rl_temp_table *restored, const rl_temp_table *now)
 int rl_ddl_temps_touch(rl_exec *x)
 {
     rl_session *s = x->s;
-    if (!s->in_block || s->temps_saved)
+    if (s->temps_saved) /* a statement outside a block is its transaction */
         return 0;
     /* the sequences the tables own come back with them (a rename, a
      * dropped column's or table's sequences swept) */
     if (rl_ddl_temps_copy(s->temps, &s->temps_at_start) < 0 || rl_seq_temps_save(s) < 0)
         return oom(x);
+    /* rows the transaction appended before (rl_ddl_temps_touch_append)
+     * are not the tables as it found them */
+    for (rl_temp_table *t = s->temps, *c = s->temps_at_start; t && c; t = t->next, c = c->next)
+        if (t->append_marked && c->rows->nrows > t->append_mark)
+            c->rows->nrows = t->append_mark;
     s->temps_saved = true;
+    return 0;
+}
+
+int rl_ddl_temps_touch_append(rl_exec *x, rl_temp_table *t)
+{
+    rl_session *s = x->s;
+    if (s->in_block || s->temps_saved)
+        return rl_ddl_temps_touch(x);
+    if (!t->append_marked) {
+        t->append_mark = t->rows->nrows;
+        t->append_marked = true;
+    }
     return 0;
 }
 
@@ -458,6 +494,11 @@ void rl_ddl_end_transaction(rl_session *s, bool committed)
     rl_temp_table **pp = &s->temps;
     while (*pp) {
         rl_temp_table *t = *pp;
+        if (!committed && t->append_marked && t->rows->nrows > t->append_mark) {
+            t->rows->nrows = t->append_mark; /* the rows the transaction appended */
+            t->edits++;
+        }
+        t->append_marked = false;
         if ((committed && t->on_commit_drop) || (!committed && t->created_in_txn)) {
             *pp = t->next;
             temp_free(t);
@@ -493,6 +534,24 @@ static rl_temp_table *temp_copy(const rl_temp_table *t)
     if (rl_default_copy_temp(c, t) < 0) {
         temp_free(c);
         return NULL;
+    }
+    memcpy(c->not_null, t->not_null, sizeof c->not_null);
+    if (rl_check_copy_temp(&c->checks, t->checks) < 0) {
+        temp_free(c);
+        return NULL;
+    }
+    rl_temp_key **tail = &c->keys;
+    for (const rl_temp_key *k = t->keys; k; k = k->next) {
+        rl_temp_key *kc = malloc(sizeof *kc);
+        if (!kc) {
+            temp_free(c);
+            return NULL;
+        }
+        *kc = *k;
+        kc->hash = NULL;
+        kc->next = NULL;
+        *tail = kc;
+        tail = &kc->next;
     }
     rl_str_copy(c->name, sizeof c->name, t->name);
     c->on_commit_drop = t->on_commit_drop;
@@ -729,8 +788,10 @@ static int collect_key_constraint(void *ctx, const PgQuery__Constraint *c, const
     return 0;
 }
 
+/* The key constraints of CREATE TABLE st: on stored table schema.name, or
+ * (temp not NULL) on that temporary table. 0 or -1. */
 static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, const char *name,
-                                  const PgQuery__CreateStmt *st)
+                                  const PgQuery__CreateStmt *st, rl_temp_table *temp)
 {
     rl_key_constraint *ks = calloc(RL_MAX_COLUMNS * 2 + 1, sizeof *ks);
     if (!ks)
@@ -756,7 +817,8 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
     }
     for (size_t i = 0; rc == 0 && i < nk; i++)
         if (ks[i].ncols)
-            rc = rl_index_add_key_constraint(x, txn, schema, name, &ks[i]);
+            rc = temp ? rl_index_add_temp_key(x, temp, &ks[i])
+                      : rl_index_add_key_constraint(x, txn, schema, name, &ks[i]);
     free(ks);
     return rc;
 }
@@ -765,8 +827,8 @@ static int create_key_constraints(rl_exec *x, rl_txn *txn, const char *schema, c
  * -1. */
 static int relation_name_taken(rl_exec *x, rl_txn *t, const char *schema, const char *name)
 {
-    if (strcmp(schema, "pg_temp") == 0)
-        return temp_find(x->s, name) || rl_temp_seq_find(x->s, name);
+    if (strcmp(schema, "pg_temp") == 0) /* a temporary key's index too */
+        return rl_index_name_taken(x, t, schema, name);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(t, schema, name, &probe))
@@ -963,7 +1025,7 @@ static int create_stored(rl_exec *x, const PgQuery__CreateStmt *st, const col_sp
     const rl_table_desc *d = rl_desc_by_name(name, RL_FMT_LATEST);
     if (!d || d->internal)
         return create_dynamic(x, txn, schema, name, cols, n) < 0 ||
-                       create_key_constraints(x, txn, schema, name, st) < 0 ||
+                       create_key_constraints(x, txn, schema, name, st, NULL) < 0 ||
                        rl_default_create_table(x, schema, name, st) < 0 ||
                        create_sequence_defaults(x, schema, name, cols, n) < 0
                    ? -1
@@ -1212,8 +1274,8 @@ static int drop_schema(rl_exec *x, const PgQuery__Node *obj, bool missing_ok)
 
 int rl_ddl_drop(rl_exec *x, const PgQuery__DropStmt *st)
 {
-    if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
-        return rl_ddl_drop_index(x, st);
+    if (st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX) /* a temporary table's too */
+        return x->s->temps && rl_ddl_temps_touch(x) < 0 ? -1 : rl_ddl_drop_index(x, st);
     if (rl_absent_drop_kind(st->remove_type))
         return rl_absent_drop(x, st);
     bool table = st->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
@@ -1248,6 +1310,7 @@ typedef struct new_shape {
      * is applied (their primary key's columns NOT NULL first) */
     const char *schema;
     bool fixed;
+    rl_temp_table *temp; /* a temporary table's: the table (its keys) */
     rl_key_constraint adds[MAX_ADDED_KEYS];
     size_t nadds;
     const PgQuery__Constraint *fkeys[MAX_ADDED_KEYS]; /* ADD FOREIGN KEY, made last */
@@ -1513,6 +1576,7 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
     memset(&ns->arena, 0, sizeof ns->arena);
     ns->schema = NULL;
     ns->fixed = false;
+    ns->temp = NULL;
     ns->nadds = 0;
     ns->nfkeys = 0;
     ns->nchecks = 0;
@@ -1536,6 +1600,20 @@ static void shape_from_rowset(const rl_rowset *rs, size_t ntab, new_shape *ns)
  * descriptor's, and a PRIMARY KEY constraint's (a dynamic table's). */
 static void shape_constraints(rl_exec *x, const rl_relation *rel, new_shape *ns)
 {
+    if (rel->kind == RL_REL_TEMP) { /* a temporary table's, kept with it */
+        const rl_temp_key *pk = rel->temp->keys && rel->temp->keys->def.primary
+                                    ? rel->temp->keys
+                                    : NULL;
+        ns->temp = rel->temp;
+        for (size_t i = 0; i < ns->n; i++)
+            ns->cols[i].not_null = rel->temp->not_null[i];
+        for (size_t c = 0; pk && c < pk->def.ncols; c++) {
+            int i = shape_find(ns, pk->def.cols[c]);
+            if (i >= 0)
+                ns->cols[i].pk = true;
+        }
+        return;
+    }
     if (rel->kind != RL_REL_STORED)
         return;
     const rl_table_desc *d = rel->desc;
@@ -1615,6 +1693,8 @@ static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Co
                                 const char *column, new_shape *ns)
 {
     bool pk = k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+    if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN && ns->temp)
+        return rl_fkey_on_temp(x, k);
     if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN && ns->schema) {
         if (ns->nfkeys == MAX_ADDED_KEYS)
             return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
@@ -1625,10 +1705,6 @@ static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Co
         return 0;
     }
     if (k && k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_CHECK) {
-        if (!ns->schema)
-            return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                                 "CHECK constraints on temporary tables are not supported by "
-                                 "RockLake");
         if (ns->nchecks == MAX_ADDED_KEYS)
             return rl_exec_error(x, RL_SQLSTATE_PROGRAM_LIMIT_EXCEEDED, -1,
                                  "RockLake adds at most %d CHECK constraints in one ALTER TABLE",
@@ -1640,7 +1716,7 @@ static int add_table_constraint(rl_exec *x, const char *table, const PgQuery__Co
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
                              "multiple primary keys for table \"%s\" are not allowed", table);
     bool keyed = k && (pk || k->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE);
-    if (!keyed || !ns->schema || (pk && ns->fixed)) {
+    if (!keyed || (pk && ns->fixed)) { /* a temporary table's: rl_index_add_temp_key */
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                       "RockLake does not add this constraint, nor a primary key to a DuckLake "
                       "table");
@@ -1683,9 +1759,28 @@ static int add_constraint(rl_exec *x, const char *table, const PgQuery__AlterTab
 
 /* DROP CONSTRAINT: a table's primary key stays (0A000); any other name is
  * no constraint of it (42704, or IF EXISTS's notice: 0). */
+/* DROP CONSTRAINT of a temporary table's key `name`: 1 dropped (a primary
+ * key's columns stay NOT NULL), 0 none of that name. */
+static int drop_temp_key(rl_temp_table *t, const char *name, new_shape *ns)
+{
+    for (rl_temp_key **pp = &t->keys; *pp; pp = &(*pp)->next) {
+        rl_temp_key *k = *pp;
+        if (!k->def.constraint || strcmp(k->name, name) != 0)
+            continue;
+        for (size_t i = 0; k->def.primary && i < ns->n; i++)
+            ns->cols[i].pk = false;
+        *pp = k->next;
+        rl_index_temp_key_free(k);
+        return 1;
+    }
+    return 0;
+}
+
 static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTableCmd *cmd,
                            new_shape *ns)
 {
+    if (ns->temp && drop_temp_key(ns->temp, cmd->name, ns))
+        return 0;
     rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
     rl_fkey_def *fk = txn ? malloc(sizeof *fk) : NULL;
     int is_fk = fk ? rl_fkey_find(x, txn, ns->schema, table, cmd->name, fk) : 0;
@@ -1693,10 +1788,10 @@ static int drop_constraint(rl_exec *x, const char *table, const PgQuery__AlterTa
     if (is_fk != 0)
         return is_fk < 0 || rl_txn_drop_fkey(txn, ns->schema, table, cmd->name, x->err) < 0 ? -1
                                                                                           : 0;
-    rl_relation rel = {.kind = RL_REL_STORED};
-    rl_str_copy(rel.schema, sizeof rel.schema, ns->schema ? ns->schema : "");
+    rl_relation rel = {.kind = ns->temp ? RL_REL_TEMP : RL_REL_STORED, .temp = ns->temp};
+    rl_str_copy(rel.schema, sizeof rel.schema, ns->schema ? ns->schema : "pg_temp");
     rl_str_copy(rel.name, sizeof rel.name, table);
-    int check = txn ? rl_check_drop(x, &rel, cmd->name) : 0;
+    int check = txn || ns->temp ? rl_check_drop(x, &rel, cmd->name) : 0;
     if (check != 0)
         return check < 0 ? -1 : 0;
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
@@ -1736,6 +1831,14 @@ static int validate_constraint(rl_exec *x, const char *table, const PgQuery__Alt
     rl_txn *txn = ns->schema ? rl_exec_txn(x) : NULL;
     rl_relation rel;
     int found = 0;
+    if (ns->temp) { /* a CHECK of its own, or a key (valid already) */
+        rl_relation trel = {.kind = RL_REL_TEMP, .temp = ns->temp};
+        rl_str_copy(trel.schema, sizeof trel.schema, "pg_temp");
+        rl_str_copy(trel.name, sizeof trel.name, table);
+        found = rl_check_validate(x, &trel, cmd->name);
+        for (const rl_temp_key *k = ns->temp->keys; found == 0 && k; k = k->next)
+            found = k->def.constraint && strcmp(k->name, cmd->name) == 0;
+    }
     if (txn) {
         if (rl_relation_lookup(x, ns->schema, table, &rel) < 0)
             return -1;
@@ -1905,10 +2008,53 @@ static int new_column_value(rl_exec *x, const new_shape *ns, size_t i, rl_arena 
     return add_column_fill(x, &ns->cols[i], arena, out, &per_row);
 }
 
+/* A NOT NULL column of ns that would hold a NULL (rows: the table's rows
+ * in its old shape): 0, or PostgreSQL's 23502 of ALTER TABLE. */
+static int shape_nulls(rl_exec *x, const new_shape *ns, rl_rowset *rows, const char *table)
+{
+    for (size_t i = 0; i < ns->n; i++) {
+        bool nulls = ns->from[i] < 0 ? ns->fill[i].d.isnull && rows->nrows : false;
+        for (size_t r = 0; ns->from[i] >= 0 && ns->cols[i].not_null && !nulls && r < rows->nrows;
+             r++)
+            nulls = rl_rowset_row(rows, r)[ns->from[i]].d.isnull;
+        if (ns->cols[i].not_null && nulls)
+            return rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
+                                 "column \"%s\" of relation \"%s\" contains null values",
+                                 ns->cols[i].name, table);
+    }
+    return 0;
+}
+
+/* A temporary table's keys follow a column renamed (to now) or dropped
+ * (now NULL: a key over it goes, as its index does in PostgreSQL). */
+static void temp_keys_follow(rl_temp_table *t, const char *old, const char *now)
+{
+    for (rl_temp_key **pp = &t->keys; *pp;) {
+        rl_temp_key *k = *pp;
+        bool gone = false;
+        for (size_t i = 0; i < k->def.ncols + k->def.ninclude; i++) {
+            if (strcmp(k->def.cols[i], old) != 0)
+                continue;
+            if (now)
+                rl_str_copy(k->def.cols[i], sizeof k->def.cols[i], now);
+            gone |= !now;
+        }
+        if (gone) {
+            *pp = k->next;
+            rl_index_temp_key_free(k);
+        } else {
+            pp = &k->next;
+        }
+    }
+}
+
 /* Rebuild a temp table into the new shape (rows re-laid column by column). */
 static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const new_shape *ns)
 {
-    rl_rowset *old = t->rows, *nw = rl_rowset_new(ns->n);
+    rl_rowset *old = t->rows;
+    if (shape_nulls(x, ns, old, t->name) < 0)
+        return -1;
+    rl_rowset *nw = rl_rowset_new(ns->n);
     if (!nw)
         return oom(x);
     for (size_t i = 0; i < ns->n; i++) {
@@ -1939,8 +2085,10 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
         int now = -1;
         for (size_t i = 0; i < ns->n && now < 0; i++)
             now = ns->from[i] == (int)j ? (int)i : -1;
-        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0)
+        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0) {
             rl_default_follow_temp(t, old->cols[j].name, now < 0 ? NULL : ns->cols[now].name);
+            temp_keys_follow(t, old->cols[j].name, now < 0 ? NULL : ns->cols[now].name);
+        }
         if (now >= 0 && strcmp(ns->cols[now].name, old->cols[j].name) != 0) {
             const rl_table_change moved = {.old_column = old->cols[j].name,
                                            .new_column = ns->cols[now].name};
@@ -1952,10 +2100,23 @@ static int rebuild_temp(rl_exec *x, rl_temp_table *t, const char *newname, const
         rl_seq_temp_table_changed(x->s, t->name, &renamed);
     }
     t->rows = nw;
+    for (size_t i = 0; i < ns->n; i++)
+        t->not_null[i] = ns->cols[i].not_null || ns->cols[i].pk;
+    int rc = 0; /* its CHECKs' texts follow renamed columns, go with dropped ones */
+    for (size_t j = 0; rc == 0 && t->checks && j < old->ncols; j++) {
+        int now = -1;
+        for (size_t i = 0; i < ns->n && now < 0; i++)
+            now = ns->from[i] == (int)j ? (int)i : -1;
+        if (now < 0 || strcmp(ns->cols[now].name, old->cols[j].name) != 0)
+            rc = rl_check_temp_follow(x, t, old->cols[j].name,
+                                      now < 0 ? NULL : ns->cols[now].name);
+    }
+    for (rl_temp_key *k = t->keys; k; k = k->next)
+        rl_str_copy(k->def.table, sizeof k->def.table, newname);
     snprintf(t->name, sizeof t->name, "%s", newname);
     rl_rowset_free(old);
     rl_seq_temps_sweep(x->s); /* a dropped column's sequences */
-    return 0;
+    return rc;
 }
 
 /* Rebuild a dynamic table: read its rows, drop it, create the new shape
@@ -1969,17 +2130,7 @@ static int rebuild_dynamic(rl_exec *x, const rl_relation *rel, const char *newna
     rl_rowset *rows = rl_relation_scan(x, rel, rel->name, NULL, RL_SCAN_KEY);
     if (!rows)
         return -1;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < ns->n; i++) {
-        bool nulls = ns->from[i] < 0 ? ns->fill[i].d.isnull && rows->nrows : false;
-        for (size_t r = 0; ns->from[i] >= 0 && ns->cols[i].not_null && !nulls && r < rows->nrows;
-             r++)
-            nulls = rl_rowset_row(rows, r)[ns->from[i]].d.isnull;
-        if (ns->cols[i].not_null && nulls)
-            rc = rl_exec_error(x, RL_SQLSTATE_NOT_NULL_VIOLATION, -1,
-                               "column \"%s\" of relation \"%s\" contains null values",
-                               ns->cols[i].name, rel->name);
-    }
+    int rc = shape_nulls(x, ns, rows, rel->name);
     if (rc == 0)
         rc = rl_txn_drop_table(txn, rel->schema, rel->name, x->err);
     if (rc == 0)
@@ -2145,6 +2296,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
         rc = alter_cmd(x, rel.name, st->cmds[i]->alter_table_cmd, &ns);
         changed |= rc > 0;
     }
+    for (size_t i = 0; rc >= 0 && changed && rel.kind == RL_REL_TEMP && i < ns.nadds; i++)
+        if ((rc = rl_index_temp_key_holds(x, rel.temp, &ns.adds[i])) < 0)
+            x->err->position = 0;
     if (rc >= 0 && changed)
         rc = apply_shape(x, &rel, rel.name, &ns);
     for (size_t i = 0; rc >= 0 && i < ns.ndefaults; i++) {
@@ -2161,8 +2315,10 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
             x->err->position = 0;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nadds; i++) {
-        rl_txn *txn = rl_exec_txn(x);
-        rc = txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i]) : -1;
+        rl_txn *txn = rel.kind == RL_REL_TEMP ? NULL : rl_exec_txn(x);
+        rc = rel.kind == RL_REL_TEMP ? rl_index_add_temp_key(x, rel.temp, &ns.adds[i])
+             : txn ? rl_index_add_key_constraint(x, txn, rel.schema, rel.name, &ns.adds[i])
+                   : -1;
         if (rc < 0) /* ALTER's index constraint errors have no position either */
             x->err->position = 0;
     }
@@ -2172,8 +2328,9 @@ int rl_ddl_alter_table(rl_exec *x, const PgQuery__AlterTableStmt *st)
                  : -1;
     }
     for (size_t i = 0; rc >= 0 && i < ns.nchecks; i++) {
-        rl_txn *ctxn = rl_exec_txn(x);
-        if (!ctxn || rl_fkey_check_conflict(x, ctxn, rel.schema, rel.name) < 0) {
+        rl_txn *ctxn = rel.kind == RL_REL_TEMP ? NULL : rl_exec_txn(x);
+        if (rel.kind != RL_REL_TEMP &&
+            (!ctxn || rl_fkey_check_conflict(x, ctxn, rel.schema, rel.name) < 0)) {
             rc = -1;
             break;
         }
@@ -2247,9 +2404,27 @@ static int rename_constraint(rl_exec *x, const PgQuery__RenameStmt *st)
     if (txn && strlen(st->newname) >= RL_INDEX_NAME_MAX)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
                              st->newname);
-    int check = txn ? rl_check_rename(x, &rel, st->subname, st->newname) : 0;
+    if (rel.kind == RL_REL_TEMP && strlen(st->newname) >= RL_INDEX_NAME_MAX)
+        return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, -1, "identifier \"%s\" is too long",
+                             st->newname);
+    int check = txn || rel.kind == RL_REL_TEMP ? rl_check_rename(x, &rel, st->subname, st->newname)
+                                               : 0;
     if (check != 0)
         return check < 0 ? -1 : rl_send_complete(x, "ALTER TABLE");
+    for (rl_temp_key *k = rel.kind == RL_REL_TEMP ? rel.temp->keys : NULL; k; k = k->next) {
+        if (!k->def.constraint || strcmp(k->name, st->subname) != 0) /* its index renamed too */
+            continue;
+        if (rl_index_name_taken(x, NULL, "pg_temp", st->newname))
+            return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                 "relation \"%s\" already exists", st->newname);
+        for (const rl_temp_check *c = rel.temp->checks; c; c = c->next)
+            if (strcmp(c->name, st->newname) == 0)
+                return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_OBJECT, -1,
+                                     "constraint \"%s\" for relation \"%s\" already exists",
+                                     st->newname, rel.name);
+        rl_str_copy(k->name, sizeof k->name, st->newname);
+        return rl_send_complete(x, "ALTER TABLE");
+    }
     rl_index_def *def = txn ? malloc(sizeof *def) : NULL;
     int has = def ? rl_index_find_constraint(x, txn, rel.schema, rel.name, st->subname, def) : 0;
     free(def);
@@ -2323,7 +2498,7 @@ int rl_ddl_rename(rl_exec *x, const PgQuery__RenameStmt *st)
         rl_error keep = *x->err;
         rl_txn *txn = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
         int taken = rel.kind == RL_REL_TEMP
-                        ? temp_find(x->s, newname) || rl_temp_seq_find(x->s, newname)
+                        ? rl_index_name_taken(x, NULL, "pg_temp", newname)
                     : rl_relation_lookup(x, rel.schema, newname, &other) == 0
                         ? 1
                         : (*x->err = keep, txn ? rl_index_name_taken(x, txn, rel.schema, newname)

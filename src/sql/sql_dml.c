@@ -236,10 +236,27 @@ static int temp_add(rl_exec *x, rl_temp_table *t, const rl_value *row)
     return 0;
 }
 
+/* Temporary table t's keys against a row it is about to take (skip, more:
+ * rl_index_temp_check_row's). PostgreSQL puts the row in its heap before
+ * its index finds the duplicate: the failure takes a line pointer (the
+ * rollback keeps it, temps_keep_lines). 0 or -1. */
+static int temp_keys_take(rl_exec *x, rl_temp_table *t, const rl_value *row, const bool *skip,
+                          rl_rowset *more)
+{
+    if (rl_index_temp_check_row(x, t, row, skip, more) == 0)
+        return 0;
+    t->lines++;
+    return -1;
+}
+
 int rl_dml_insert_row(rl_exec *x, const rl_relation *rel, const rl_value *row)
 {
-    if (rel->kind == RL_REL_TEMP)
-        return rl_ddl_temps_touch(x) < 0 ? -1 : temp_add(x, rel->temp, row);
+    if (rel->kind == RL_REL_TEMP) /* its NOT NULLs, then its keys, as a stored table's */
+        return rl_ddl_temps_touch_append(x, rel->temp) < 0 ||
+                       rl_check_row(x, rel, row, rel->temp->rows->ncols) < 0 ||
+                       temp_keys_take(x, rel->temp, row, NULL, NULL) < 0
+                   ? -1
+                   : temp_add(x, rel->temp, row);
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot change relation \"%s\"",
                              rel->name);
@@ -539,6 +556,10 @@ static rl_rowset *conflict_pair(rl_exec *x, const conflict *cf, const rl_rowset 
     return pair;
 }
 
+static int conflict_set(rl_exec *x, const rl_rowset *shape, size_t ntab, conflict *cf,
+                        const rl_value *old, const rl_value *proposed, rl_value *out,
+                        rl_arena *arena);
+
 /* DO UPDATE of the row at cf->key with the proposed row: 0 updated (into
  * out), 1 left alone (its WHERE), -1 error. */
 static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
@@ -564,6 +585,32 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
         if (rl_value_own(arena, &old[c]) < 0) /* the row read lives until the next read */
             return oom(x);
     }
+    int rc = conflict_set(x, shape, ntab, cf, old, proposed, out, arena);
+    if (rc == 0) {
+        rl_datum d[RL_MAX_COLUMNS];
+        for (size_t c = 0; c < ntab; c++)
+            d[c] = out[c].d;
+        rc = rl_check_row(x, rel, out, ntab);
+        /* the row may move (a dynamic table's, to the end: heap order):
+         * a later proposal meets it at its new key, affected too */
+        rl_buf moved;
+        rl_buf_init(&moved, 0);
+        if (rc == 0)
+            rc = rl_txn_update_to(txn, rel->desc, cf->key.data, cf->key.len, d, &moved, x->err);
+        if (rc == 0 && affect_once(x, cf, moved.data, moved.len) < 0)
+            rc = -1;
+        rl_buf_free(&moved);
+    }
+    return rc;
+}
+
+/* DO UPDATE's new row for the conflicting one `old` and the proposed row:
+ * 0 (into out, its strings owned by arena), 1 left alone (its WHERE), -1
+ * error. */
+static int conflict_set(rl_exec *x, const rl_rowset *shape, size_t ntab, conflict *cf,
+                        const rl_value *old, const rl_value *proposed, rl_value *out,
+                        rl_arena *arena)
+{
     rl_rowset *pair = conflict_pair(x, cf, shape, ntab, old, proposed);
     if (!pair)
         return -1;
@@ -584,21 +631,6 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
     memcpy(out, old, ntab * sizeof *out);
     if (rc == 0)
         rc = apply_set(&ec, oc->target_list, oc->n_target_list, cf->cols, shape, cf->defs, out);
-    if (rc == 0) {
-        rl_datum d[RL_MAX_COLUMNS];
-        for (size_t c = 0; c < ntab; c++)
-            d[c] = out[c].d;
-        rc = rl_check_row(x, rel, out, ntab);
-        /* the row may move (a dynamic table's, to the end: heap order):
-         * a later proposal meets it at its new key, affected too */
-        rl_buf moved;
-        rl_buf_init(&moved, 0);
-        if (rc == 0)
-            rc = rl_txn_update_to(txn, rel->desc, cf->key.data, cf->key.len, d, &moved, x->err);
-        if (rc == 0 && affect_once(x, cf, moved.data, moved.len) < 0)
-            rc = -1;
-        rl_buf_free(&moved);
-    }
     /* RETURNING reads out after the pair is gone: SET may have copied a
      * string of EXCLUDED's (in the pair's arena) into it */
     for (size_t c = 0; rc == 0 && c < ntab; c++)
@@ -606,6 +638,64 @@ static int conflict_update(rl_exec *x, const rl_relation *rel, const rl_rowset *
             rc = oom(x);
     rl_rowset_free(pair);
     return rc;
+}
+
+static void temp_compact(rl_temp_table *t, const bool *gone);
+
+/* Note that the statement affected temporary table t's row r (by its
+ * ctid): 1 first time, 0 affected before, -1. */
+static int temp_affect_once(rl_exec *x, conflict *cf, const rl_temp_table *t, size_t r)
+{
+    uint8_t ctid[8];
+    uint64_t v = t->rows->src[r].ctid;
+    for (int i = 0; i < 8; i++)
+        ctid[i] = (uint8_t)(v >> (8 * i));
+    return affect_once(x, cf, ctid, sizeof ctid);
+}
+
+/* insert_resolving on a temporary table: the conflicting row is one of its
+ * rows (rl_index_temp_conflict); DO UPDATE's new version goes last, as
+ * an UPDATE's. */
+static int temp_insert_resolving(rl_exec *x, const rl_relation *rel, const rl_rowset *shape,
+                                 size_t ntab, const rl_value *row, conflict *cf, rl_value *upd,
+                                 const rl_value **ret_row, rl_arena *arena)
+{
+    rl_temp_table *t = rel->temp;
+    long hit = rl_index_temp_conflict(t, row, &cf->arb);
+    if (hit < 0) {
+        if (rl_dml_insert_row(x, rel, row) < 0)
+            return -1;
+        /* the row just inserted may not be updated by a later proposal */
+        return cf->update && temp_affect_once(x, cf, t, t->rows->nrows - 1) < 0 ? -1 : 0;
+    }
+    if (!cf->update)
+        return 1;
+    *ret_row = upd;
+    int once = temp_affect_once(x, cf, t, (size_t)hit);
+    if (once <= 0)
+        return once < 0 ? -1 : affected_twice(x);
+    rl_value old[RL_MAX_COLUMNS];
+    memcpy(old, rl_rowset_row(t->rows, (size_t)hit), ntab * sizeof *old);
+    for (size_t c = 0; c < ntab; c++) /* the row goes from the table below */
+        if (rl_value_own(arena, &old[c]) < 0)
+            return oom(x);
+    int rc = conflict_set(x, shape, ntab, cf, old, row, upd, arena);
+    if (rc != 0)
+        return rc;
+    bool *gone = calloc(t->rows->nrows + 1, sizeof *gone);
+    if (!gone)
+        return oom(x);
+    gone[hit] = true;
+    rc = rl_ddl_temps_touch(x) < 0 || rl_check_row(x, rel, upd, ntab) < 0 ||
+                 temp_keys_take(x, t, upd, gone, NULL) < 0
+             ? -1
+             : 0;
+    if (rc == 0) {
+        temp_compact(t, gone);
+        rc = temp_add(x, t, upd);
+    }
+    free(gone);
+    return rc < 0 || temp_affect_once(x, cf, t, t->rows->nrows - 1) < 0 ? -1 : 0;
 }
 
 /* Insert `row`; with ON CONFLICT (cf) leave it out (DO NOTHING) or update
@@ -617,6 +707,8 @@ static int insert_resolving(rl_exec *x, const rl_relation *rel, const rl_rowset 
                             const rl_value **ret_row, rl_arena *arena)
 {
     *ret_row = row;
+    if (cf && rel->kind == RL_REL_TEMP)
+        return temp_insert_resolving(x, rel, shape, ntab, row, cf, upd, ret_row, arena);
     if (!cf || rel->kind != RL_REL_STORED)
         return rl_dml_insert_row(x, rel, row);
     rl_txn *txn = dml_txn(x);
@@ -1637,8 +1729,10 @@ static int job_run(dml_job *j, row_action act, void *ctx)
 
 /* Drop the rows of a temporary table marked gone, keeping the others'
  * order and ctids. */
-static void temp_compact(rl_rowset *rs, const bool *gone)
+static void temp_compact(rl_temp_table *t, const bool *gone)
 {
+    rl_rowset *rs = t->rows;
+    t->edits++; /* the rows move: its keys' hashes are rebuilt */
     size_t w = 0;
     for (size_t r = 0; r < rs->nrows; r++) {
         if (gone[r])
@@ -1707,8 +1801,12 @@ static int update_row(dml_job *j, rl_expr_ctx *ec, size_t r, void *ctx)
                   nrow) < 0)
         return -1;
     if (j->rel.kind == RL_REL_TEMP) {
+        /* checked as PostgreSQL checks a non-deferrable key, row by row:
+         * against the rows not updated (yet) and the new versions so far */
         u->gone[r] = true;
-        if (rl_rowset_add(u->moved, nrow, NULL, j->x->err) < 0)
+        if (rl_check_row(j->x, &j->rel, nrow, j->ntab) < 0 ||
+            temp_keys_take(j->x, j->rel.temp, nrow, u->gone, u->moved) < 0 ||
+            rl_rowset_add(u->moved, nrow, NULL, j->x->err) < 0)
             return -1;
     } else {
         rl_txn *txn = dml_txn(j->x);
@@ -1756,8 +1854,10 @@ int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st)
         rc = rl_ddl_temps_touch(x);
     if (rc == 0)
         rc = job_run(&j, update_row, &u);
+    if (rc < 0 && u.moved) /* PostgreSQL's heap had the versions made before the failure */
+        j.rel.temp->lines += u.moved->nrows;
     if (rc == 0 && u.gone) {
-        temp_compact(j.rel.temp->rows, u.gone);
+        temp_compact(j.rel.temp, u.gone);
         for (size_t r = 0; rc == 0 && r < u.moved->nrows; r++)
             rc = temp_add(x, j.rel.temp, rl_rowset_row(u.moved, r));
     }
@@ -1933,7 +2033,7 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         if (rc == 0)
             rc = job_run(&j, delete_row, &dc);
         if (rc == 0 && dc.gone)
-            temp_compact(j.rel.temp->rows, dc.gone);
+            temp_compact(j.rel.temp, dc.gone);
         free(dc.gone);
         job_free(&j);
     }

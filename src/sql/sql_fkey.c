@@ -268,7 +268,7 @@ static int pair_columns(rl_exec *x, const char *conname, const rl_rowset *child,
 }
 
 /* The referenced table: a stored table (42809 otherwise; a temporary one
- * 0A000). 0, or -1. */
+ * PostgreSQL's 42P16). 0, or -1. */
 static int referenced_table(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation *rel)
 {
     if (rl_relation_resolve(x, rv, rel) < 0) {
@@ -276,8 +276,9 @@ static int referenced_table(rl_exec *x, const PgQuery__RangeVar *rv, rl_relation
         return -1;
     }
     if (rel->kind == RL_REL_TEMP)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not keep foreign keys to temporary tables");
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                             "constraints on permanent tables may reference only permanent "
+                             "tables");
     if (rel->kind != RL_REL_STORED)
         return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
                              "referenced relation \"%s\" is not a table", rel->name);
@@ -322,6 +323,24 @@ int rl_fkey_check_conflict(rl_exec *x, rl_txn *txn, const char *schema, const ch
                          "foreign keys rewrite its rows (ON UPDATE CASCADE, SET NULL, SET "
                          "DEFAULT)",
                          table);
+}
+
+int rl_fkey_on_temp(rl_exec *x, const PgQuery__Constraint *c)
+{
+    rl_relation rel;
+    if (rl_relation_resolve(x, c->pktable, &rel) < 0) {
+        x->err->position = 0; /* as referenced_table's */
+        return -1;
+    }
+    if (rel.kind == RL_REL_STORED)
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                             "constraints on temporary tables may reference only temporary "
+                             "tables");
+    if (rel.kind != RL_REL_TEMP)
+        return rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "referenced relation \"%s\" is not a table", rel.name);
+    return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                         "RockLake does not keep foreign keys between temporary tables");
 }
 
 int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,

@@ -32,6 +32,11 @@
  * would find implied otherwise is 42P10 here).
  * btree, hash, brin and spgist are kept; gist and gin have no operator
  * class for a lake column's type, 42704 as on PostgreSQL.
+ * A temporary table's UNIQUE / PRIMARY KEY constraints are the same
+ * definitions kept with the table in the session (rl_temp_key, named
+ * among the temporary relations); the rows a statement writes there are
+ * checked here against the table's rows (rl_index_temp_check_row), and
+ * ON CONFLICT's arbiters found among them.
  *
  * Invariants: an index names 1..RL_INDEX_MAX_KEYS key and INCLUDE columns
  * of its table, by name (an expression's by its index column's name), in
@@ -44,6 +49,7 @@
 #include <string.h>
 
 #include "base/utf8.h"
+#include "pgtype/pgtype.h"
 #include "sql/sql_cast.h"
 #include "sql/sql_check.h"
 #include "sql/sql_exec.h"
@@ -57,8 +63,26 @@
 #define NAMEDATALEN RL_INDEX_NAME_MAX
 
 /* 1 if a table, an index or a sequence holds schema.name, 0 if none, -1 error. */
+/* Does a temporary relation of the session hold `name` (a table, a
+ * sequence, a temporary table's key constraint index)? */
+static bool temp_name_taken(const rl_session *s, const char *name)
+{
+    if (rl_temp_seq_find(s, name))
+        return true;
+    for (const rl_temp_table *t = s->temps; t; t = t->next) {
+        if (strcmp(t->name, name) == 0)
+            return true;
+        for (const rl_temp_key *k = t->keys; k; k = k->next)
+            if (strcmp(k->name, name) == 0)
+                return true;
+    }
+    return false;
+}
+
 int rl_index_name_taken(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
 {
+    if (strcmp(schema, "pg_temp") == 0)
+        return temp_name_taken(x->s, name);
     rl_error probe;
     memset(&probe, 0, sizeof probe);
     if (rl_txn_find_table(txn, schema, name, &probe))
@@ -351,9 +375,9 @@ static int key_columns(rl_exec *x, const PgQuery__IndexStmt *st, const rl_relati
     return rc;
 }
 
-/* The index's table: a stored table (a system catalog is 42501 as on
- * PostgreSQL for a role that does not own it; a temporary table's index is
- * not supported). */
+/* The index's table: a stored or temporary table (a system catalog is
+ * 42501 as on PostgreSQL for a role that does not own it, a sequence
+ * 42809). */
 static int index_table(rl_exec *x, const PgQuery__IndexStmt *st, rl_relation *rel)
 {
     PgQuery__RangeVar rv = *st->relation;
@@ -363,9 +387,14 @@ static int index_table(rl_exec *x, const PgQuery__IndexStmt *st, rl_relation *re
     if (rel->kind == RL_REL_VIRTUAL)
         return rl_exec_error(x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
                              "must be owner of table %s", rel->name);
-    if (rel->kind != RL_REL_STORED)
-        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                             "RockLake does not support indexes on temporary tables");
+    if (rel->kind == RL_REL_TEMP) /* temp_index (the caller kept the tables: a ROLLBACK) */
+        return 0;
+    if (rel->kind != RL_REL_STORED) { /* a sequence */
+        rl_exec_error(x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1, "cannot create index on relation \"%s\"",
+                      rel->name);
+        rl_error_detail(x->err, "This operation is not supported for sequences.");
+        return -1;
+    }
     return 0;
 }
 
@@ -381,6 +410,75 @@ static const access_method *find_method(rl_exec *x, const PgQuery__IndexStmt *st
     }
     rl_exec_error(x, RL_SQLSTATE_UNDEFINED_OBJECT, -1, "access method \"%s\" does not exist", am);
     return NULL;
+}
+
+/* CREATE INDEX on temporary table t (d analysed): a btree over plain
+ * columns is kept with its keys (a UNIQUE one checks its rows and every
+ * row written after), any other 0A000. 0, 1 (IF NOT EXISTS over a name
+ * taken: its notice sent) or -1. */
+static int temp_key_holds(rl_exec *x, const rl_temp_table *t, const rl_index_def *d,
+                          const char *name);
+static int constraint_needs_index(rl_exec *x, const char *name, const char *table);
+
+static int temp_index(rl_exec *x, const PgQuery__IndexStmt *st, rl_temp_table *t,
+                      const rl_index_def *d, bool has_pred)
+{
+    bool plain = d->method == RL_INDEX_BTREE && !has_pred;
+    for (size_t i = 0; plain && i < d->ncols; i++)
+        plain = !(d->opts[i] & RL_INDEX_COL_EXPR);
+    if (!plain)
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "RockLake keeps only btree indexes over columns on temporary "
+                             "tables");
+    rl_temp_key *key = calloc(1, sizeof *key);
+    if (!key)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    key->def = *d;
+    int rc = 0;
+    if (st->idxname && st->idxname[0]) {
+        snprintf(key->name, sizeof key->name, "%.*s",
+                 (int)rl_utf8_clip(st->idxname, NAMEDATALEN - 1), st->idxname);
+        if (rl_index_name_taken(x, NULL, "pg_temp", key->name))
+            rc = st->if_not_exists ? 1
+                                   : rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                                   "relation \"%s\" already exists", key->name);
+    } else {
+        rc = choose_name(x, NULL, "pg_temp", d, "idx", key->name);
+    }
+    if (rc == 0 && d->unique)
+        rc = temp_key_holds(x, t, &key->def, key->name);
+    if (rc == 1)
+        rl_exec_notice(x, RL_SQLSTATE_DUPLICATE_TABLE, "relation \"%s\" already exists, skipping",
+                       key->name);
+    if (rc != 0) {
+        free(key);
+        return rc;
+    }
+    uint64_t id = 1;
+    rl_temp_key **tail = &t->keys;
+    for (; *tail; tail = &(*tail)->next)
+        id = (*tail)->def.id >= id ? (*tail)->def.id + 1 : id;
+    key->def.id = id;
+    *tail = key;
+    return 0;
+}
+
+/* DROP INDEX of a temporary table's index `name`: 1 dropped, 0 none of
+ * that name, -1 (2BP01: a constraint's). */
+static int drop_temp_index(rl_exec *x, const char *name)
+{
+    for (rl_temp_table *t = x->s->temps; t; t = t->next)
+        for (rl_temp_key **pp = &t->keys; *pp; pp = &(*pp)->next) {
+            rl_temp_key *k = *pp;
+            if (strcmp(k->name, name) != 0)
+                continue;
+            if (k->def.constraint)
+                return constraint_needs_index(x, name, t->name);
+            *pp = k->next; /* rl_ddl_drop kept the tables for a ROLLBACK */
+            rl_index_temp_key_free(k);
+            return 1;
+        }
+    return 0;
 }
 
 int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
@@ -443,6 +541,11 @@ int rl_ddl_create_index(rl_exec *x, const PgQuery__IndexStmt *st)
     d->method = am && am->method >= 0 ? (rl_index_method)am->method : RL_INDEX_BTREE;
     d->unique = st->unique;
     d->nulls_not_distinct = st->unique && st->nulls_not_distinct;
+    if (rc == 0 && rel.kind == RL_REL_TEMP) {
+        rc = temp_index(x, st, rel.temp, d, has_pred);
+        free(d);
+        return rc < 0 ? -1 : rl_send_complete(x, "CREATE INDEX");
+    }
     if (rc == 0 && !(txn = rl_exec_txn(x)))
         rc = -1;
     char name[NAMEDATALEN];
@@ -680,6 +783,19 @@ int rl_ddl_drop_index(rl_exec *x, const PgQuery__DropStmt *st)
             obj->list->n_items > 3)
             return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "improper qualified name");
         const char *name, *schema = drop_schema_of(obj, &name);
+        int temp = obj->list->n_items == 1 || strcmp(schema, "pg_temp") == 0
+                       ? drop_temp_index(x, name)
+                       : 0; /* pg_temp first on the search path */
+        if (temp != 0) {
+            if (temp < 0)
+                return -1;
+            continue;
+        }
+        if (strcmp(schema, "pg_temp") == 0) {
+            if (not_an_index(x, txn, "public", name, st->missing_ok) < 0)
+                return -1;
+            continue;
+        }
         if (!rl_txn_schema_exists(txn, schema)) {
             if (st->missing_ok) {
                 rl_exec_notice(x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
@@ -866,6 +982,30 @@ static int constraint_columns(rl_exec *x, const rl_relation *rel, const rl_key_c
     return rc;
 }
 
+/* k's index on rel into *d, named into `name` (k's name, or chosen as
+ * PostgreSQL chooses it): 0, or -1 (42703, 42704, 42P07 a name taken). */
+static int key_constraint_def(rl_exec *x, rl_txn *txn, const char *schema,
+                              const rl_relation *rel, const rl_key_constraint *k, rl_index_def *d,
+                              char *name)
+{
+    snprintf(d->table, sizeof d->table, "%s", rel->name);
+    d->method = RL_INDEX_BTREE;
+    d->unique = d->constraint = true;
+    d->primary = k->primary;
+    d->nulls_not_distinct = k->nulls_not_distinct;
+    int rc = constraint_columns(x, rel, k, d);
+    if (rc == 0 && k->name) {
+        snprintf(name, NAMEDATALEN, "%.*s", (int)rl_utf8_clip(k->name, NAMEDATALEN - 1), k->name);
+        int taken = rl_index_name_taken(x, txn, schema, name);
+        rc = taken == 1 ? rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
+                                        "relation \"%s\" already exists", name)
+                        : taken;
+    } else if (rc == 0) {
+        rc = choose_name(x, txn, schema, d, k->primary ? "pkey" : "key", name);
+    }
+    return rc;
+}
+
 int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                                 const rl_key_constraint *k)
 {
@@ -885,26 +1025,385 @@ int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, con
     rl_index_def *d = calloc(1, sizeof *d);
     if (!d)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    snprintf(d->table, sizeof d->table, "%s", table);
-    d->method = RL_INDEX_BTREE;
-    d->unique = d->constraint = true;
-    d->primary = k->primary;
-    d->nulls_not_distinct = k->nulls_not_distinct;
     char name[NAMEDATALEN];
-    int rc = constraint_columns(x, &rel, k, d);
-    if (rc == 0 && k->name) {
-        snprintf(name, sizeof name, "%.*s", (int)rl_utf8_clip(k->name, NAMEDATALEN - 1), k->name);
-        int taken = rl_index_name_taken(x, txn, schema, name);
-        rc = taken == 1 ? rl_exec_error(x, RL_SQLSTATE_DUPLICATE_TABLE, -1,
-                                        "relation \"%s\" already exists", name)
-                        : taken;
-    } else if (rc == 0) {
-        rc = choose_name(x, txn, schema, d, k->primary ? "pkey" : "key", name);
-    }
+    int rc = key_constraint_def(x, txn, schema, &rel, k, d, name);
     if (rc == 0)
         rc = rl_txn_create_index(txn, schema, name, d, x->err);
     free(d);
     return rc < 0 ? -1 : 0;
+}
+
+/* ------------------------------------------ a temporary table's keys */
+
+/* The place of key column i of d among t's columns (-1: none). */
+static int temp_key_col(const rl_temp_table *t, const rl_index_def *d, size_t i)
+{
+    for (size_t c = 0; c < t->rows->ncols; c++)
+        if (strcmp(t->rows->cols[c].name, d->cols[i]) == 0)
+            return (int)c;
+    return -1;
+}
+
+/* Two non-NULL values of one column equal as the catalog's unique entries
+ * find them (rl_datum_compare); a type the catalog does not store compares
+ * by its text. */
+static bool temp_values_equal(const rl_value *a, const rl_value *b)
+{
+    rl_type ty = rl_oid_type(a->oid);
+    if (ty != RL_T_INVALID && a->oid == b->oid)
+        return rl_datum_compare(ty, &a->d, &b->d) == 0;
+    rl_buf ta, tb;
+    rl_buf_init(&ta, 0);
+    rl_buf_init(&tb, 0);
+    rl_value_to_text(&ta, a);
+    rl_value_to_text(&tb, b);
+    bool eq = ta.len == tb.len && (!ta.len || memcmp(ta.data, tb.data, ta.len) == 0);
+    rl_buf_free(&ta);
+    rl_buf_free(&tb);
+    return eq;
+}
+
+/* Do rows a and b (a temporary table's columns, its key columns at cols)
+ * hold the same entry of key d? A NULL key column holds no entry, unless
+ * NULLS NOT DISTINCT. */
+static bool temp_same_entry(const rl_index_def *d, const int *cols, const rl_value *a,
+                            const rl_value *b)
+{
+    for (size_t i = 0; i < d->ncols; i++) {
+        const rl_value *va = &a[cols[i]], *vb = &b[cols[i]];
+        if (va->d.isnull || vb->d.isnull) {
+            if (!d->nulls_not_distinct || !va->d.isnull || !vb->d.isnull)
+                return false;
+            continue;
+        }
+        if (!temp_values_equal(va, vb))
+            return false;
+    }
+    return true;
+}
+
+/* PostgreSQL's "Key (b, c)=(1, x) <what>." of row's entry in d. */
+static void temp_key_detail(rl_exec *x, const rl_index_def *d, const int *cols,
+                            const rl_value *row, const char *what)
+{
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put_str(&b, "Key (");
+    for (size_t i = 0; i < d->ncols; i++)
+        rl_buf_printf(&b, "%s%s", i ? ", " : "", d->cols[i]);
+    rl_buf_put_str(&b, ")=(");
+    for (size_t i = 0; i < d->ncols; i++) {
+        if (i)
+            rl_buf_put_str(&b, ", ");
+        if (row[cols[i]].d.isnull)
+            rl_buf_put_str(&b, "null");
+        else
+            rl_value_to_text(&b, &row[cols[i]]);
+    }
+    rl_buf_printf(&b, ") %s.", what);
+    rl_buf_put_u8(&b, 0);
+    if (!b.failed)
+        rl_error_detail(x->err, "%s", (const char *)b.data);
+    rl_buf_free(&b);
+}
+
+/* The places of d's key columns in t (false: one is gone). */
+static bool temp_key_cols(const rl_temp_table *t, const rl_index_def *d, int *cols)
+{
+    for (size_t i = 0; i < d->ncols; i++)
+        if ((cols[i] = temp_key_col(t, d, i)) < 0)
+            return false;
+    return true;
+}
+
+/* A key's hash of its table's rows' entries: open addressing over the
+ * entries' hashes (rl_datum_equality_key's bytes, so equal entries hash
+ * alike), each slot a row number + 1 (0 empty). It covers rows [0, nrows)
+ * of `rows` while the table's `edits` is `edits`; an append adds to it,
+ * any other change rebuilds it. */
+struct rl_temp_key_hash {
+    const rl_rowset *rows;
+    uint64_t edits;
+    size_t nrows, cap, used;
+    uint64_t *hashes;
+    size_t *slots;
+    struct rl_temp_key_hash *more; /* the same over an UPDATE's new versions */
+};
+
+static void temp_hash_free(rl_temp_key_hash *kh)
+{
+    if (!kh)
+        return;
+    temp_hash_free(kh->more);
+    free(kh->hashes);
+    free(kh->slots);
+    free(kh);
+}
+
+void rl_index_temp_key_free(rl_temp_key *k)
+{
+    temp_hash_free(k->hash);
+    free(k);
+}
+
+/* The hash of row's entry in d; false when a NULL leaves it out. */
+static bool temp_entry_hash(const rl_index_def *d, const int *cols, const rl_value *row,
+                            rl_buf *scratch, uint64_t *h)
+{
+    *h = RL_HASH_SEED;
+    for (size_t i = 0; i < d->ncols; i++) {
+        const rl_value *v = &row[cols[i]];
+        if (v->d.isnull && !d->nulls_not_distinct)
+            return false;
+        rl_buf_reset(scratch);
+        rl_buf_put_u8(scratch, v->d.isnull ? 0 : 1);
+        rl_type ty = rl_oid_type(v->oid);
+        if (!v->d.isnull && ty != RL_T_INVALID)
+            rl_datum_equality_key(scratch, ty, &v->d);
+        else if (!v->d.isnull)
+            rl_value_to_text(scratch, v);
+        *h = rl_hash_bytes(*h, scratch->data, scratch->len);
+        *h = rl_hash_bytes(*h, &i, sizeof i); /* the column boundary */
+    }
+    return !scratch->failed;
+}
+
+static bool temp_hash_put(rl_temp_key_hash *kh, uint64_t h, size_t r)
+{
+    if ((kh->used + 1) * 2 > kh->cap) {
+        size_t cap = kh->cap ? kh->cap * 2 : 64;
+        uint64_t *hs = calloc(cap, sizeof *hs);
+        size_t *ss = calloc(cap, sizeof *ss);
+        if (!hs || !ss) {
+            free(hs);
+            free(ss);
+            return false;
+        }
+        for (size_t i = 0; i < kh->cap; i++) {
+            if (!kh->slots[i])
+                continue;
+            size_t j = kh->hashes[i] & (cap - 1);
+            while (ss[j])
+                j = (j + 1) & (cap - 1);
+            hs[j] = kh->hashes[i];
+            ss[j] = kh->slots[i];
+        }
+        free(kh->hashes);
+        free(kh->slots);
+        kh->hashes = hs;
+        kh->slots = ss;
+        kh->cap = cap;
+    }
+    size_t j = h & (kh->cap - 1);
+    while (kh->slots[j])
+        j = (j + 1) & (kh->cap - 1);
+    kh->hashes[j] = h;
+    kh->slots[j] = r + 1;
+    kh->used++;
+    return true;
+}
+
+/* *slot (a hash of key d's entries) brought up to `rows` at `edits`: NULL
+ * out of memory (the caller scans). */
+static rl_temp_key_hash *temp_key_hash(rl_temp_key_hash **slot, rl_rowset *rows, uint64_t edits,
+                                       const rl_index_def *d, const int *cols, rl_buf *scratch)
+{
+    rl_temp_key_hash *kh = *slot;
+    if (kh && (kh->rows != rows || kh->edits != edits || kh->nrows > rows->nrows)) {
+        kh->nrows = kh->used = 0; /* rebuilt */
+        if (kh->cap)
+            memset(kh->slots, 0, kh->cap * sizeof *kh->slots);
+    }
+    if (!kh && !(kh = *slot = calloc(1, sizeof *kh)))
+        return NULL;
+    kh->rows = rows;
+    kh->edits = edits;
+    for (; kh->nrows < rows->nrows; kh->nrows++) {
+        uint64_t h;
+        if (temp_entry_hash(d, cols, rl_rowset_row(rows, kh->nrows), scratch, &h) &&
+            !temp_hash_put(kh, h, kh->nrows))
+            return NULL;
+        if (scratch->failed)
+            return NULL;
+    }
+    return kh;
+}
+
+/* The first row (by number) of kh's rows, but those skip marks, that holds
+ * row's entry of hash h in d: its number, or -1. */
+static long temp_hash_find(const rl_temp_key_hash *kh, const rl_index_def *d, const int *cols,
+                           const rl_value *row, uint64_t h, const bool *skip)
+{
+    long found = -1;
+    for (size_t j = kh->cap ? h & (kh->cap - 1) : 0; kh->cap && kh->slots[j];
+         j = (j + 1) & (kh->cap - 1)) {
+        size_t r = kh->slots[j] - 1;
+        if (kh->hashes[j] == h && !(skip && skip[r]) &&
+            temp_same_entry(d, cols, row, rl_rowset_row((rl_rowset *)kh->rows, r)) &&
+            (found < 0 || (long)r < found))
+            found = (long)r;
+    }
+    return found;
+}
+
+/* The first row of t (but those skip marks), then of `more` (numbered
+ * after t's), holding row's entry in key k: its number, or -1. t's rows
+ * are found through k's hash (a scan if there is no memory for it). */
+static long temp_key_holder(rl_temp_table *t, rl_temp_key *k, const int *cols,
+                            const rl_value *row, const bool *skip, rl_rowset *more)
+{
+    rl_buf scratch;
+    rl_buf_init(&scratch, 0);
+    uint64_t h;
+    bool entry = temp_entry_hash(&k->def, cols, row, &scratch, &h);
+    bool no_memory = scratch.failed;
+    rl_temp_key_hash *kh =
+        entry ? temp_key_hash(&k->hash, t->rows, t->edits, &k->def, cols, &scratch) : NULL;
+    rl_temp_key_hash *mh = kh && more ? temp_key_hash(&kh->more, more, 0, &k->def, cols, &scratch)
+                                      : NULL;
+    rl_buf_free(&scratch);
+    if (!entry && !no_memory)
+        return -1; /* a NULL: no entry, no duplicate */
+    long found = kh ? temp_hash_find(kh, &k->def, cols, row, h, skip) : -1;
+    if (found >= 0)
+        return found;
+    for (size_t r = 0; !kh && r < t->rows->nrows; r++)
+        if (!(skip && skip[r]) && temp_same_entry(&k->def, cols, row, rl_rowset_row(t->rows, r)))
+            return (long)r;
+    found = mh ? temp_hash_find(mh, &k->def, cols, row, h, NULL) : -1;
+    if (found >= 0)
+        return (long)t->rows->nrows + found;
+    for (size_t r = 0; !mh && more && r < more->nrows; r++)
+        if (temp_same_entry(&k->def, cols, row, rl_rowset_row(more, r)))
+            return (long)(t->rows->nrows + r);
+    return -1;
+}
+
+long rl_index_temp_conflict(rl_temp_table *t, const rl_value *row, const rl_arbiters *arb)
+{
+    for (rl_temp_key *k = t->keys; k; k = k->next) {
+        bool arbiter = arb->all && k->def.unique;
+        for (size_t i = 0; !arbiter && i < arb->nids; i++)
+            arbiter = arb->ids[i] == k->def.id;
+        int cols[RL_INDEX_MAX_KEYS];
+        long r = arbiter && temp_key_cols(t, &k->def, cols)
+                     ? temp_key_holder(t, k, cols, row, NULL, NULL)
+                     : -1;
+        if (r >= 0)
+            return r;
+    }
+    return -1;
+}
+
+int rl_index_temp_check_row(rl_exec *x, rl_temp_table *t, const rl_value *row,
+                            const bool *skip, rl_rowset *more)
+{
+    for (rl_temp_key *k = t->keys; k; k = k->next) {
+        int cols[RL_INDEX_MAX_KEYS];
+        if (!k->def.unique || !temp_key_cols(t, &k->def, cols) ||
+            temp_key_holder(t, k, cols, row, skip, more) < 0)
+            continue;
+        rl_exec_error(x, RL_SQLSTATE_UNIQUE_VIOLATION, -1,
+                      "duplicate key value violates unique constraint \"%s\"", k->name);
+        temp_key_detail(x, &k->def, cols, row, "already exists");
+        return -1;
+    }
+    return 0;
+}
+
+/* The rows t holds already against a new key d (ALTER TABLE ADD, CREATE
+ * UNIQUE INDEX): 0, or 23505 "could not create unique index" naming the
+ * first duplicate. */
+static int temp_key_holds(rl_exec *x, const rl_temp_table *t, const rl_index_def *d,
+                          const char *name)
+{
+    int cols[RL_INDEX_MAX_KEYS];
+    if (!temp_key_cols(t, d, cols))
+        return 0;
+    /* each row against the ones before it, through a hash of theirs */
+    rl_temp_key_hash *kh = calloc(1, sizeof *kh);
+    rl_buf scratch;
+    rl_buf_init(&scratch, 0);
+    int rc = kh ? 0 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    if (kh)
+        kh->rows = t->rows;
+    for (size_t r = 0; rc == 0 && r < t->rows->nrows; r++) {
+        const rl_value *row = rl_rowset_row(t->rows, r);
+        uint64_t h;
+        if (!temp_entry_hash(d, cols, row, &scratch, &h)) {
+            if (scratch.failed)
+                rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+            continue; /* a NULL: no entry */
+        }
+        if (temp_hash_find(kh, d, cols, row, h, NULL) >= 0) {
+            rc = rl_exec_error(x, RL_SQLSTATE_UNIQUE_VIOLATION, -1,
+                               "could not create unique index \"%s\"", name);
+            temp_key_detail(x, d, cols, row, "is duplicated");
+        } else if (!temp_hash_put(kh, h, r)) {
+            rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        }
+    }
+    rl_buf_free(&scratch);
+    temp_hash_free(kh);
+    return rc;
+}
+
+/* k as a key of t (defined, named, t's rows checked), or NULL with the
+ * error. */
+static rl_temp_key *temp_key_new(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k)
+{
+    rl_relation rel = {.kind = RL_REL_TEMP, .temp = t};
+    rl_str_copy(rel.schema, sizeof rel.schema, "pg_temp");
+    rl_str_copy(rel.name, sizeof rel.name, t->name);
+    rl_temp_key *key = calloc(1, sizeof *key);
+    if (!key) {
+        rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+        return NULL;
+    }
+    if (key_constraint_def(x, NULL, "pg_temp", &rel, k, &key->def, key->name) < 0 ||
+        temp_key_holds(x, t, &key->def, key->name) < 0) {
+        free(key);
+        return NULL;
+    }
+    return key;
+}
+
+int rl_index_temp_key_holds(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k)
+{
+    for (size_t i = 0; i < k->ncols + k->ninclude; i++) {
+        size_t c = 0;
+        while (c < t->rows->ncols && strcmp(t->rows->cols[c].name, k->cols[i]) != 0)
+            c++;
+        if (c == t->rows->ncols)
+            return 0; /* a column the statement adds: no rows to hold */
+    }
+    rl_temp_key *key = temp_key_new(x, t, k);
+    free(key);
+    return key ? 0 : -1;
+}
+
+int rl_index_add_temp_key(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k)
+{
+    rl_temp_key **tail = &t->keys;
+    uint64_t id = 1; /* ON CONFLICT's arbiters name it by its id, as a stored one's */
+    for (; *tail; tail = &(*tail)->next)
+        id = (*tail)->def.id >= id ? (*tail)->def.id + 1 : id;
+    for (const rl_temp_key *o = t->keys; o; o = o->next)
+        if (k->primary && o->def.primary)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
+                                 "multiple primary keys for table \"%s\" are not allowed",
+                                 t->name);
+    rl_temp_key *key = temp_key_new(x, t, k);
+    if (!key)
+        return -1;
+    key->def.id = id;
+    if (k->primary) { /* the primary key first, as PostgreSQL lists it */
+        key->next = t->keys;
+        t->keys = key;
+    } else {
+        *tail = key;
+    }
+    return 0;
 }
 
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name)
@@ -1135,6 +1634,12 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
     }
     const rl_table_desc *d = rel->kind == RL_REL_STORED ? rel->desc : NULL;
     bool has_pk = d && d->pk_check != RL_PK_NONE && d->pk_col >= 0;
+    const rl_temp_key *temps = rel->kind == RL_REL_TEMP ? rel->temp->keys : NULL;
+    for (const rl_temp_key *k = temps; k && infer->conname && infer->conname[0]; k = k->next)
+        if (k->def.constraint && strcmp(k->name, infer->conname) == 0) {
+            out->ids[out->nids++] = k->def.id;
+            return 0;
+        }
     if (infer->conname && infer->conname[0]) {
         char pkey[NAMEDATALEN + 8];
         snprintf(pkey, sizeof pkey, "%s_pkey", rel->name);
@@ -1166,6 +1671,8 @@ int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
     arbiter_find f = {x, rel, spec, out};
     if (rc == 0 && txn && rl_txn_list_indexes(txn, add_arbiter, &f, x->err) < 0)
         rc = -1;
+    for (const rl_temp_key *k = temps; rc == 0 && k; k = k->next)
+        rc = add_arbiter(&f, rel->schema, k->name, &k->def);
     infer_spec_free(spec);
     rl_rowset_free(spec->shape);
     free(spec);

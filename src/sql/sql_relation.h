@@ -31,12 +31,39 @@ typedef struct rl_temp_default {
     char identity;
     struct rl_temp_default *next;
 } rl_temp_default;
+/* A UNIQUE or PRIMARY KEY constraint of a temporary table: its index's
+ * definition as a stored table's (sql_index.c makes it, names it and
+ * checks rows against it: rl_index_temp_*), kept with the table. */
+typedef struct rl_temp_key_hash rl_temp_key_hash; /* sql_index.c */
+typedef struct rl_temp_key {
+    char name[64];
+    rl_index_def def;
+    rl_temp_key_hash *hash; /* its entries' hashes, built on use (never copied) */
+    struct rl_temp_key *next;
+} rl_temp_key;
+/* A CHECK constraint of a temporary table (sql_check.c owns them): its
+ * name and pg_get_constraintdef's plain text, parsed at its first use. */
+typedef struct rl_temp_check {
+    char name[64];
+    char *text;
+    rl_parsed *parsed;
+    const PgQuery__Node *expr;
+    bool not_valid;
+    struct rl_temp_check *next;
+} rl_temp_check;
 typedef struct rl_temp_table {
     char name[64];
     rl_rowset *rows;      /* columns = the table's columns; each row's ctid in rows->src */
     size_t lines;         /* line pointers used, as a heap's: the next row version's
                            * ctid is rl_ctid_of_index(lines) (sql_dml.c) */
     rl_temp_default *defaults; /* its column DEFAULTs (sql_default.c owns them) */
+    bool not_null[RL_MAX_COLUMNS]; /* per column of rows->cols (a primary key's too) */
+    rl_temp_key *keys;    /* its UNIQUE / PRIMARY KEY constraints, the primary key first */
+    rl_temp_check *checks; /* its CHECKs, in name order (sql_check.c) */
+    size_t append_mark;   /* rl_ddl_temps_touch_append: its rows before the ... */
+    bool append_marked;   /* ... implicit transaction's appends, which a rollback drops */
+    uint64_t edits;       /* bumped by every change of rows but an append (a key's
+                           * hash of them is rebuilt) */
     bool on_commit_drop;
     bool created_in_txn;  /* sql_ddl.c: dropped if the creating txn rolls back */
     struct rl_temp_table *next;

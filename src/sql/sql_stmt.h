@@ -100,6 +100,21 @@ int rl_key_constraint_from(rl_exec *x, const PgQuery__Constraint *c, const char 
  * a btree operator class, 42P07 a name taken, 23505 over duplicate rows. */
 int rl_index_add_key_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                                 const rl_key_constraint *k);
+/* The same on temporary table t (kept in t->keys, named among the
+ * session's temporary relations), its rows checked first (23505 "could
+ * not create unique index"). 0 or -1. */
+int rl_index_add_temp_key(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k);
+/* A temporary table's key freed (its hash too). */
+void rl_index_temp_key_free(rl_temp_key *k);
+/* ALTER TABLE's check of k against t's rows before its shape changes (as
+ * PostgreSQL builds the index before it checks a new NOT NULL): 0 (also
+ * when k names a column the statement adds), or -1. */
+int rl_index_temp_key_holds(rl_exec *x, rl_temp_table *t, const rl_key_constraint *k);
+/* A row about to be written to temporary table t against its keys: the
+ * rows of t (but those skip marks) and of `more` (t's columns; NULL for
+ * none) that hold its entry: 0, or -1 with PostgreSQL's 23505. */
+int rl_index_temp_check_row(rl_exec *x, rl_temp_table *t, const rl_value *row,
+                            const bool *skip, rl_rowset *more);
 /* The constraint index `name` of schema.table into *def: 1, 0 none, -1. */
 int rl_index_find_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                              const char *name, rl_index_def *def);
@@ -120,6 +135,9 @@ typedef struct rl_arbiters {
  * (42P10 when none is). */
 int rl_index_arbiters(rl_exec *x, rl_txn *txn, const rl_relation *rel,
                       const PgQuery__InferClause *infer, rl_arbiters *out);
+/* The row of temporary table t that holds row's entry in one of the
+ * arbiters' keys (its number in t->rows), or -1. */
+long rl_index_temp_conflict(rl_temp_table *t, const rl_value *row, const rl_arbiters *arb);
 /* DROP CONSTRAINT of a constraint index (its entries go with it). */
 int rl_index_drop_constraint(rl_exec *x, rl_txn *txn, const char *schema, const char *name);
 
@@ -134,6 +152,10 @@ int rl_fkey_add(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                 const PgQuery__Constraint *c, const char *column);
 int rl_fkey_add_all(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                     const PgQuery__CreateStmt *st);
+/* A FOREIGN KEY c on a temporary table: -1 always, with PostgreSQL's 42P16
+ * for a stored referenced table, 42P01 / 42809 for none, and 0A000 for a
+ * temporary one (RockLake keeps no foreign key between them yet). */
+int rl_fkey_on_temp(rl_exec *x, const PgQuery__Constraint *c);
 int rl_fkey_find(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                  const char *name, rl_fkey_def *out);
 /* ALTER TABLE ... VALIDATE CONSTRAINT of a FOREIGN KEY: a NOT VALID one
@@ -175,11 +197,16 @@ int rl_comment_table_changed(rl_exec *x, rl_txn *txn, const char *schema, const 
  * rl_ddl_temps_touch kept them; the temporary sequences end with them
  * (rl_seq_temps_end_transaction). */
 void rl_ddl_end_transaction(rl_session *s, bool committed);
-/* A temporary table's rows or shape are about to change: in a transaction
- * block, a copy of the session's temporary tables as the block found them
- * is kept once (its cost grows with their rows), for a ROLLBACK. 0, or -1
- * (53200). */
+/* A temporary table's rows or shape are about to change: a copy of the
+ * session's temporary tables as the transaction found them (a statement
+ * outside a block is its own) is kept once (its cost grows with their
+ * rows), for a ROLLBACK or the statement's failure. 0, or -1 (53200). */
 int rl_ddl_temps_touch(rl_exec *x);
+/* The same before rows are appended to temporary table t: outside a block
+ * (a statement's own transaction) only t's row count is noted (the rows
+ * after it go if the transaction rolls back), so that a run of single-row
+ * INSERTs copies nothing. 0 or -1. */
+int rl_ddl_temps_touch_append(rl_exec *x, rl_temp_table *t);
 void rl_ddl_free_temps(rl_session *s);
 /* A savepoint's copy of the session's temporary tables (rows, defaults,
  * flags; *out NULL for none), freed by rl_ddl_temps_free; restore makes the

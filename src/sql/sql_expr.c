@@ -190,7 +190,19 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         return 0;
     }
     if (rl_oid_is_textual(ta) && rl_oid_is_textual(tb)) {
-        *res = cmp_bytes(a, b);
+        if (ta != RL_OID_BPCHAR && tb != RL_OID_BPCHAR) {
+            *res = cmp_bytes(a, b);
+            return 0;
+        }
+        /* bpchar's operators strip both sides' trailing blanks; beside text
+         * the bpchar side is cast to text (only its blanks go) */
+        rl_value sa = *a, sb = *b;
+        bool strip_a = ta != RL_OID_TEXT, strip_b = tb != RL_OID_TEXT;
+        if (strip_a)
+            sa.d.v.s.len = rl_bpchar_trimmed_len(&a->d);
+        if (strip_b)
+            sb.d.v.s.len = rl_bpchar_trimmed_len(&b->d);
+        *res = cmp_bytes(&sa, &sb);
         return 0;
     }
     if (rl_oid_is_timestamp(ta) && rl_oid_is_timestamp(tb)) {
@@ -811,6 +823,8 @@ static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value
             rl_buf_put(&buf, v[i]->d.v.s.p, v[i]->d.v.s.len);
         else if (v[i]->oid == RL_OID_BOOL) /* its text cast's: 'true', not 't' */
             rl_buf_put_str(&buf, v[i]->d.v.b ? "true" : "false");
+        else if (v[i]->oid == RL_OID_BPCHAR) /* bpchar's cast to text: no padding */
+            rl_buf_put(&buf, v[i]->d.v.s.p, rl_bpchar_trimmed_len(&v[i]->d));
         else
             rl_value_to_text(&buf, v[i]);
     }

@@ -62,6 +62,13 @@ static int cmp_bytes(const rl_value *a, const rl_value *b)
     return cmp_i64((int64_t)a->d.v.s.len, (int64_t)b->d.v.s.len);
 }
 
+/* The bytes of a string value's cast to text: a bpchar's without its
+ * trailing blanks. */
+static size_t as_text_len(const rl_value *v)
+{
+    return v->oid == RL_OID_BPCHAR ? rl_bpchar_trimmed_len(&v->d) : v->d.v.s.len;
+}
+
 static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
 {
     rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
@@ -824,7 +831,7 @@ static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value
         else if (v[i]->oid == RL_OID_BOOL) /* its text cast's: 'true', not 't' */
             rl_buf_put_str(&buf, v[i]->d.v.b ? "true" : "false");
         else if (v[i]->oid == RL_OID_BPCHAR) /* bpchar's cast to text: no padding */
-            rl_buf_put(&buf, v[i]->d.v.s.p, rl_bpchar_trimmed_len(&v[i]->d));
+            rl_buf_put(&buf, v[i]->d.v.s.p, as_text_len(v[i]));
         else
             rl_value_to_text(&buf, v[i]);
     }
@@ -2992,8 +2999,8 @@ static int agg_string_agg(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *
             continue;
         const rl_value *d = f->agg_distinct ? &delim : &delims[i];
         if (any && !d->d.isnull)
-            rl_buf_put(&b, d->d.v.s.p, d->d.v.s.len);
-        rl_buf_put(&b, vals[i].d.v.s.p, vals[i].d.v.s.len);
+            rl_buf_put(&b, d->d.v.s.p, as_text_len(d));
+        rl_buf_put(&b, vals[i].d.v.s.p, as_text_len(&vals[i]));
         any = true;
     }
     int rc = 0;

@@ -1437,6 +1437,9 @@ static uint32_t nullif_type(uint32_t a, uint32_t b)
 {
     bool int_a = a == RL_OID_INT2 || a == RL_OID_INT4 || a == RL_OID_INT8;
     bool float_b = b == RL_OID_FLOAT4 || b == RL_OID_FLOAT8;
+    /* bpchar meets text in text's =, anything else string in bpchar's */
+    if (a == RL_OID_BPCHAR || (b == RL_OID_BPCHAR && a == RL_OID_VARCHAR))
+        return b == RL_OID_TEXT ? RL_OID_TEXT : RL_OID_BPCHAR;
     if (a == RL_OID_VARCHAR)
         return RL_OID_TEXT;
     if (int_a && b == RL_OID_NUMERIC)
@@ -1471,6 +1474,7 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         if (r == 0) {
             rl_val_null(out, a.oid);
+            out->typmod = a.typmod; /* the left side's, as exprTypmod */
             return 0;
         }
     }

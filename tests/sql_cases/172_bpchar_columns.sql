@@ -80,3 +80,26 @@ SELECT to_json(k), to_jsonb('a'::char(3)), json_build_object('k', 'a'::char(2)) 
 SELECT 'a'::char(3)::name || '|', 'a  '::name::char(4) || '|', 'x'::"char"::char(3);
 SELECT substr('abc'::char(5), 2), replace('a b '::char(5), ' ', '_'), trim('  a '::char(5)) || '|', lpad('a'::char(3), 5, '*'), concat('a'::char(3), 'b'), format('%s|', 'a'::char(3));
 SELECT '  a'::char(5) || '|', ' '::char(3) = '', ''::char(2) || '|', octet_length(''::char(2));
+-- foreign keys: char(n) / bpchar referencing char(n), text and varchar keys (the padding does not count), ON DELETE CASCADE through them; NULLIF's type (varchar beside bpchar: bpchar's =; text beside it: text's) and typmod
+CREATE TABLE pk1 (k char(3) PRIMARY KEY);
+CREATE TABLE fk1 (k char(3) REFERENCES pk1);
+INSERT INTO pk1 VALUES ('a');
+INSERT INTO fk1 VALUES ('a ');
+INSERT INTO fk1 VALUES ('b');
+CREATE TABLE fk5 (k bpchar REFERENCES pk1);
+INSERT INTO fk5 VALUES ('a   ');
+INSERT INTO fk5 VALUES (' a');
+CREATE TABLE pk2 (k text PRIMARY KEY);
+INSERT INTO pk2 VALUES ('x'), ('y ');
+CREATE TABLE fk4 (k char(2) REFERENCES pk2 ON DELETE CASCADE);
+INSERT INTO fk4 VALUES ('x');
+INSERT INTO fk4 VALUES ('y');
+INSERT INTO fk4 VALUES ('y ');
+DELETE FROM pk2 WHERE k = 'x';
+SELECT count(*) FROM fk4;
+CREATE TABLE pk3 (k varchar(4) UNIQUE);
+INSERT INTO pk3 VALUES ('z');
+CREATE TABLE fk6 (k char(4) REFERENCES pk3 (k));
+INSERT INTO fk6 VALUES ('z');
+SELECT k || '|' FROM fk6;
+SELECT nullif('a'::char(3), 'a'), pg_typeof(nullif('a'::char(3), 'a')), nullif('a'::varchar, 'a '::char(3)), pg_typeof(nullif('a'::varchar, 'a '::char(3))), nullif('a '::char(3), 'a'::text) || '|', nullif('b'::char(3), 'a') || '|';

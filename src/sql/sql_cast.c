@@ -1512,7 +1512,7 @@ static uint32_t internal_array_type_oid(const char *name)
 {
     static const char *const elems[] = {
         "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar",
-        "name", "char", "oid", "date", "time", "timetz", "timestamp", "timestamptz",
+        "bpchar", "name", "char", "oid", "date", "time", "timetz", "timestamp", "timestamptz",
         "interval", "uuid", "bytea", "json", "jsonb", "regclass", "regtype", "regproc",
         "regnamespace",
     };

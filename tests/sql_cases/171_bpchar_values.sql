@@ -32,3 +32,5 @@ SELECT x FROM (VALUES ('a'::char(3)), ('b')) v(x) WHERE x = 'a';
 SELECT character_length('ab '::char(5)), character_length('ab '), char_length('ab '), length('ab '), length('ab '::varchar), octet_length('ab '), length(NULL::char(3)), char_length('é  '::bpchar);
 SELECT oid, proname, prosrc, proargtypes::text FROM pg_proc WHERE proname IN ('character_length', 'char_length', 'length', 'octet_length') AND oid IN (1317, 1318, 1367, 1369, 1372, 1374, 1375, 1381) ORDER BY oid;
 SELECT 'a'::char(3) LIKE 'a  ' || '', 'ab'::char(5) ILIKE 'AB%', 'ab '::char(5) ~ '^ab $';
+SELECT '{a,b }'::_bpchar, pg_typeof('{a}'::_bpchar), ('{a,b }'::_bpchar)[2] || '|', '{a}'::_bpchar = '{"a  "}'::_bpchar;
+SELECT ARRAY['a'::char(3)] @> ARRAY['a'::bpchar], ARRAY['b'::char(2), 'a'] < ARRAY['b  '::bpchar, 'b'], array_position(ARRAY['a'::char(3), 'b'], 'b'::bpchar), 'a'::char(3) = ANY (ARRAY['a  '::bpchar]);

@@ -43,10 +43,9 @@ static bool same_datum(rl_type t, const rl_datum *a, const rl_datum *b)
                (isnan(a->v.f) && isnan(b->v.f));
     if (t == RL_T_BOOL)
         return a->v.b == b->v.b;
-    return rl_datum_compare(t, a, b) == 0 &&
-           (t != RL_T_TEXT && t != RL_T_VARCHAR && t != RL_T_BYTEA && t != RL_T_NUMERIC
-                ? true
-                : a->v.s.len == b->v.s.len);
+    /* string-like ones byte for byte: bpchar's compare is blind to its
+     * trailing blanks */
+    return rl_datum_compare(t, a, b) == 0 && (!rl_type_is_bytes(t) || a->v.s.len == b->v.s.len);
 }
 
 /* Decoded row -> encode -> decode -> encode: datums and bytes must agree. */

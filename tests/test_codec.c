@@ -19,7 +19,7 @@
 static const rl_type all_types[] = {
     RL_T_INT8,   RL_T_INT4,   RL_T_INT2, RL_T_FLOAT4, RL_T_FLOAT8,    RL_T_NUMERIC,
     RL_T_VARCHAR, RL_T_TEXT,  RL_T_BYTEA, RL_T_BOOL,  RL_T_UUID,      RL_T_DATE,
-    RL_T_TIME,   RL_T_TIMETZ, RL_T_TIMESTAMP, RL_T_TIMESTAMPTZ, RL_T_INTERVAL,
+    RL_T_TIME,   RL_T_TIMETZ, RL_T_TIMESTAMP, RL_T_TIMESTAMPTZ, RL_T_INTERVAL, RL_T_BPCHAR,
 };
 #define NTYPES (sizeof all_types / sizeof all_types[0])
 
@@ -70,6 +70,7 @@ static bool datum_same(rl_type t, const rl_datum *a, const rl_datum *b)
         return a->v.interval.months == b->v.interval.months &&
                a->v.interval.days == b->v.interval.days && a->v.interval.us == b->v.interval.us;
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA:
     case RL_T_NUMERIC:
@@ -179,6 +180,7 @@ static rl_datum random_datum(rl_type t, uint64_t *rng, uint8_t *pool, size_t poo
         break;
     }
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA: {
         size_t len = tu_rand(rng) % 3 == 0 ? 0 : tu_rand(rng) % 300;
@@ -849,6 +851,8 @@ static void test_equality_keys_follow_compare(void)
         {RL_T_TIMESTAMPTZ, {"2024-01-01 01:00+01", "2024-01-01 00:00+00", "2024-01-01 00:00:00.000001+00",
                             "infinity", "-infinity", "2023-12-31 23:00-01", "2024-01-01", "2000-01-01 00:00+00"}},
         {RL_T_TEXT, {"a", "a ", "A", "", "ab", "a\\x00", "\xc3\xa9", "e\xcc\x81"}},
+        /* character(n): trailing blanks are no part of the value's key */
+        {RL_T_BPCHAR, {"a", "a ", "a   ", "", "  ", " a", "a\x01", "a\x01 "}},
         {RL_T_BYTEA, {"\\x", "\\x00", "\\x0000", "\\x61", "a", "\\x41", "\\xff", "\\xfe"}},
         {RL_T_UUID, {"00000000-0000-0000-0000-000000000001", "{00000000-0000-0000-0000-000000000001}",
                      "00000000000000000000000000000001", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
@@ -934,6 +938,8 @@ static void test_compare_like_postgres(void)
         {RL_T_NUMERIC, "Infinity", "NaN"},
         {RL_T_TEXT, "ab", "abc"},
         {RL_T_TEXT, "B", "a"},
+        {RL_T_BPCHAR, "a   ", "a\x01"}, /* the blanks are stripped before comparing */
+        {RL_T_BPCHAR, "", "\x01"},
         {RL_T_BYTEA, "\\x00", "\\x0000"},
         {RL_T_BYTEA, "\\x7f", "\\x80"},
         {RL_T_BOOL, "false", "true"},

@@ -635,11 +635,6 @@ int cat_add_row(rl_txn *t, const rl_table_desc *d, const rl_datum *row, uint64_t
 
 /* ------------------------------------------------- logical writes (seq) */
 
-static bool string_datum_type(rl_type ty)
-{
-    return ty == RL_T_VARCHAR || ty == RL_T_TEXT || ty == RL_T_BYTEA || ty == RL_T_NUMERIC;
-}
-
 /* The most row writes a transaction keeps for a rebase: a DuckLake append's
  * batch is a few rows per file and per column, plus its inlined rows. */
 #define SEQ_MAX_WRITES 65536
@@ -650,7 +645,7 @@ static int seq_copy_row(rl_txn *t, const rl_table_desc *d, size_t n, const rl_da
 {
     for (size_t c = 0; c < n; c++) {
         to[c] = from[c];
-        if (from[c].isnull || !string_datum_type(d->cols[c].type) || !from[c].v.s.p)
+        if (from[c].isnull || !rl_type_is_bytes(d->cols[c].type) || !from[c].v.s.p)
             continue;
         uint8_t *p = rl_arena_dup(&t->seq_arena, from[c].v.s.p, from[c].v.s.len ? from[c].v.s.len : 1);
         if (!p)

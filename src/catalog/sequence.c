@@ -812,15 +812,10 @@ static int own_string(planner *p, rl_datum *v)
     return 0;
 }
 
-static bool string_type(rl_type t)
-{
-    return t == RL_T_VARCHAR || t == RL_T_TEXT || t == RL_T_BYTEA || t == RL_T_NUMERIC;
-}
-
 static int own_row(planner *p, const rl_table_desc *d, rl_datum *row, size_t ncols)
 {
     for (size_t c = 0; c < ncols; c++)
-        if (string_type(d->cols[c].type) && own_string(p, &row[c]) < 0)
+        if (rl_type_is_bytes(d->cols[c].type) && own_string(p, &row[c]) < 0)
             return -1;
     return 0;
 }
@@ -829,7 +824,7 @@ static bool same_datum(const rl_datum *a, const rl_datum *b, rl_type t)
 {
     if (a->isnull || b->isnull)
         return a->isnull == b->isnull;
-    if (string_type(t))
+    if (rl_type_is_bytes(t))
         return a->v.s.len == b->v.s.len &&
                (a->v.s.len == 0 || memcmp(a->v.s.p, b->v.s.p, a->v.s.len) == 0);
     if (t == RL_T_BOOL)

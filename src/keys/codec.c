@@ -43,6 +43,7 @@ static const char *const pg_type_names[RL_T_MAX_] = {
     [RL_T_DATE] = "date",         [RL_T_TIME] = "time",
     [RL_T_TIMETZ] = "timetz",     [RL_T_TIMESTAMP] = "timestamp",
     [RL_T_TIMESTAMPTZ] = "timestamptz", [RL_T_INTERVAL] = "interval",
+    [RL_T_BPCHAR] = "bpchar",
 };
 
 static bool type_is_known(rl_type t) { return t > RL_T_INVALID && t < RL_T_MAX_; }
@@ -70,6 +71,8 @@ static const struct { const char *name; rl_type type; bool takes_typmod; } type_
     {"timestamp", RL_T_TIMESTAMP, true}, {"timestamp without time zone", RL_T_TIMESTAMP, true},
     {"timestamptz", RL_T_TIMESTAMPTZ, true}, {"timestamp with time zone", RL_T_TIMESTAMPTZ, true},
     {"interval", RL_T_INTERVAL, true},
+    {"bpchar", RL_T_BPCHAR, true},       {"character", RL_T_BPCHAR, true},
+    {"char", RL_T_BPCHAR, true},
 };
 
 static bool is_space(char c)
@@ -228,6 +231,7 @@ static datum_check validate_datum(rl_type t, const rl_datum *d, char *why, size_
         }
         return DATUM_OK;
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA:
     case RL_T_NUMERIC:
@@ -282,6 +286,7 @@ static size_t field_size(rl_type t, const rl_datum *d)
         return uvarint_len(zigzag(d->v.interval.months)) +
                uvarint_len(zigzag(d->v.interval.days)) + uvarint_len(zigzag(d->v.interval.us));
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA:
     case RL_T_NUMERIC:
@@ -319,6 +324,7 @@ static void put_field(rl_buf *out, rl_type t, const rl_datum *d)
         rl_buf_put_svarint(out, d->v.interval.us);
         break;
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA:
     case RL_T_NUMERIC:
@@ -486,6 +492,7 @@ static rl_codec_status read_field(rl_reader *r, rl_type t, rl_datum *d, char *wh
             break;
         return RL_CODEC_OK;
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA:
     case RL_T_NUMERIC: {

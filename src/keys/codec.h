@@ -63,7 +63,8 @@ typedef enum rl_type {
     RL_T_TIMESTAMP = 15,
     RL_T_TIMESTAMPTZ = 16,
     RL_T_INTERVAL = 17,
-    RL_T_MAX_ = 18
+    RL_T_BPCHAR = 18, /* character(n): text padded with blanks to n (the typmod) */
+    RL_T_MAX_ = 19
 } rl_type;
 
 /* One SQL value. Integer-like types live in v.i:
@@ -96,6 +97,14 @@ typedef enum rl_codec_status {
     RL_CODEC_ERR_TOO_LARGE = 4, /* a field or the whole value exceeds the limits */
     RL_CODEC_ERR_INVALID = 5    /* bad argument (unknown type, bad datum) */
 } rl_codec_status;
+
+/* Whether a datum of type t keeps its value as bytes in v.s (a decoded one
+ * borrows them): varchar, text, bpchar, bytea, numeric. */
+static inline bool rl_type_is_bytes(rl_type t)
+{
+    return t == RL_T_VARCHAR || t == RL_T_TEXT || t == RL_T_BPCHAR || t == RL_T_BYTEA ||
+           t == RL_T_NUMERIC;
+}
 
 const char *rl_type_name(rl_type t);          /* PostgreSQL type name: "int8", "timestamptz", ... */
 rl_type rl_type_from_name(const char *name);  /* accepts PG names and SQL spellings

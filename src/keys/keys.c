@@ -90,6 +90,7 @@ static rl_key_status put_field(rl_buf *b, const rl_table_desc *d, int col, const
         rl_key_put_u64(b, (uint64_t)v->v.i);
         return RL_KEY_OK;
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
         rl_key_put_str(b, v->v.s.p, v->v.s.len);
         return RL_KEY_OK;
@@ -163,7 +164,8 @@ static bool get_fields(rl_reader *r, const rl_table_desc *d, rl_datum *row, uint
                 *seq = u;
             continue;
         }
-        if (d->cols[col].type == RL_T_VARCHAR || d->cols[col].type == RL_T_TEXT) {
+        if (d->cols[col].type == RL_T_VARCHAR || d->cols[col].type == RL_T_TEXT ||
+            d->cols[col].type == RL_T_BPCHAR) {
             size_t at = arena ? arena->len : 0;
             if (!get_str(r, row ? arena : NULL))
                 return false;

@@ -80,13 +80,17 @@ static const char *const pg_message_names[RL_T_MAX_] = {
     [RL_T_TIMESTAMP] = "timestamp",
     [RL_T_TIMESTAMPTZ] = "timestamp with time zone",
     [RL_T_INTERVAL] = "interval",
+    [RL_T_BPCHAR] = "character",
 };
 
 static bool type_is_known(rl_type t) { return t > RL_T_INVALID && t < RL_T_MAX_; }
 
-static bool type_is_string(rl_type t)
+size_t rl_bpchar_trimmed_len(const rl_datum *d)
 {
-    return t == RL_T_VARCHAR || t == RL_T_TEXT || t == RL_T_BYTEA || t == RL_T_NUMERIC;
+    size_t n = d->v.s.len;
+    while (n > 0 && d->v.s.p[n - 1] == ' ')
+        n--;
+    return n;
 }
 
 static bool is_datetime(rl_type t)
@@ -437,6 +441,7 @@ void rl_datum_to_text(rl_buf *out, rl_type t, const rl_datum *d)
     case RL_T_FLOAT8: put_float(out, d->v.f, false); break;
     case RL_T_NUMERIC:
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT: rl_buf_put(out, d->v.s.p, d->v.s.len); break;
     case RL_T_BYTEA:
         rl_buf_put_str(out, "\\x");
@@ -1635,6 +1640,7 @@ static rl_codec_status parse_text_as(const text_in *in, size_t len, rl_datum *d,
     case RL_T_FLOAT8: return parse_float(in, false, &d->v.f);
     case RL_T_NUMERIC: return parse_numeric(in, d, arena);
     case RL_T_VARCHAR:
+    case RL_T_BPCHAR:
     case RL_T_TEXT: return parse_string(in, len, d, arena);
     case RL_T_BYTEA: return parse_bytea(in, len, d, arena);
     case RL_T_BOOL: return parse_bool(in, &d->v.b);
@@ -1657,7 +1663,7 @@ rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum
         sqlstate = &ignored;
     /* an error without its own code is a syntax error (parse_text_as's default) */
     *sqlstate = syntax_sqlstate(t);
-    if (!d || (!text && len) || !type_is_known(t) || (type_is_string(t) && !arena)) {
+    if (!d || (!text && len) || !type_is_known(t) || (rl_type_is_bytes(t) && !arena)) {
         *sqlstate = RL_SQLSTATE_INVALID_TEXT_REPRESENTATION;
         rl_errmsg_set(err, errlen, "invalid arguments");
         return RL_CODEC_ERR_INVALID;
@@ -1681,7 +1687,7 @@ rl_codec_status rl_datum_input(rl_type t, const char *text, size_t len, rl_datum
     copy[len] = '\0';
     text_in in = {t, copy, err, errlen, sqlstate};
     rl_codec_status st;
-    if (t != RL_T_TEXT && t != RL_T_VARCHAR && memchr(copy, '\0', len))
+    if (t != RL_T_TEXT && t != RL_T_VARCHAR && t != RL_T_BPCHAR && memchr(copy, '\0', len))
         st = syntax_error(&in); /* PostgreSQL text can never hold a NUL here */
     else
         st = parse_text_as(&in, len, d, arena);
@@ -1802,6 +1808,7 @@ bool rl_datum_to_binary(rl_buf *out, rl_type t, const rl_datum *d)
     case RL_T_FLOAT4: rl_buf_put_be32(out, float4_bits(d->v.f)); return true;
     case RL_T_FLOAT8: rl_buf_put_be64(out, float8_bits(d->v.f)); return true;
     case RL_T_NUMERIC: return numeric_encode(out, (const char *)d->v.s.p, d->v.s.len);
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_VARCHAR:
     case RL_T_BYTEA: rl_buf_put(out, d->v.s.p, d->v.s.len); return true;
@@ -2003,6 +2010,7 @@ rl_codec_status rl_datum_from_binary(rl_type t, const uint8_t *p, size_t len, rl
         if (!arena)
             return bin_err(&in, RL_SQLSTATE_INVALID_BINARY_REPRESENTATION, "invalid arguments");
         return numeric_decode(&in, p, len, arena, d);
+    case RL_T_BPCHAR:
     case RL_T_TEXT:
     case RL_T_VARCHAR:
     case RL_T_BYTEA:
@@ -2171,6 +2179,7 @@ void rl_datum_equality_key(rl_buf *out, rl_type t, const rl_datum *d)
     case RL_T_FLOAT4:
     case RL_T_FLOAT8: float_equality_key(out, d->v.f); return;
     case RL_T_NUMERIC: numeric_equality_key(out, d); return;
+    case RL_T_BPCHAR: rl_buf_put(out, d->v.s.p, rl_bpchar_trimmed_len(d)); return;
     case RL_T_VARCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA: rl_buf_put(out, d->v.s.p, d->v.s.len); return;
@@ -2197,6 +2206,8 @@ int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b)
     case RL_T_FLOAT4:
     case RL_T_FLOAT8: return cmp_float(a->v.f, b->v.f);
     case RL_T_NUMERIC: return cmp_numeric(a, b);
+    case RL_T_BPCHAR:
+        return cmp_bytes(a->v.s.p, rl_bpchar_trimmed_len(a), b->v.s.p, rl_bpchar_trimmed_len(b));
     case RL_T_VARCHAR:
     case RL_T_TEXT:
     case RL_T_BYTEA: return cmp_bytes(a->v.s.p, a->v.s.len, b->v.s.p, b->v.s.len);

@@ -88,6 +88,11 @@ int rl_days_in_month(int64_t y, int m);
 bool rl_date_in_range(int64_t days);
 bool rl_timestamp_in_range(int64_t us);
 
+/* The length of a non-NULL character(n) (bpchar) datum without its trailing
+ * blanks: what bpchar's comparisons, equality keys, length and cast to text
+ * see of it. */
+size_t rl_bpchar_trimmed_len(const rl_datum *d);
+
 /* Equality and ordering of two non-NULL datums of the same type, as
  * PostgreSQL orders them (strings bytewise = COLLATE "C"). */
 int rl_datum_compare(rl_type t, const rl_datum *a, const rl_datum *b);

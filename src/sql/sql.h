@@ -51,6 +51,7 @@ enum {
     RL_OID_INT2_ARRAY = 1005,
     RL_OID_INT4_ARRAY = 1007,
     RL_OID_TEXT_ARRAY = 1009,
+    RL_OID_BPCHAR = 1042, /* character(n) */
     RL_OID_VARCHAR = 1043,
     RL_OID_DATE = 1082,
     RL_OID_TIME = 1083,
@@ -84,8 +85,8 @@ typedef struct rl_value {
 /* rl_type <-> OID for stored types; 0 / RL_T_INVALID when there is none. */
 uint32_t rl_type_oid(rl_type t);
 rl_type rl_oid_type(uint32_t oid);
-/* The type a cast to `name` gives (what `x::name` casts to: bpchar is
- * text here): the codec's names and the special ones (oid, reg*, tid,
+/* The type a cast to `name` gives (what `x::name` casts to): the codec's
+ * names and the special ones (oid, reg*, tid,
  * "char", json, xid8, the pseudo-types, ...); 0 when the name is no type of
  * the engine's (sql_value.c). */
 uint32_t rl_type_oid_by_name(const char *name);

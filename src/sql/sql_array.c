@@ -55,7 +55,7 @@ int rl_array_decode(rl_expr_ctx *c, const rl_value *arr, rl_value **vals, size_t
 /* The order of two non-NULL values of one element type. */
 static int elem_cmp(rl_expr_ctx *c, const rl_value *a, const rl_value *b, int *res, int loc)
 {
-    if (rl_oid_is_textual(a->oid)) {
+    if (rl_oid_is_textual(a->oid) && a->oid != RL_OID_BPCHAR) { /* bpchar: blind to blanks */
         size_t n = a->d.v.s.len < b->d.v.s.len ? a->d.v.s.len : b->d.v.s.len;
         int r = n ? memcmp(a->d.v.s.p, b->d.v.s.p, n) : 0;
         *res = r ? (r < 0 ? -1 : 1)

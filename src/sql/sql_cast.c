@@ -119,7 +119,8 @@ bool rl_oid_implicit_cast(uint32_t from, uint32_t to)
     if (rl_oid_is_rowtype(from)) /* a table's row type passes as a record */
         return to == RL_OID_RECORD;
     if (rl_oid_is_textual(from) && from != RL_OID_UNKNOWN && from != RL_OID_CHAR)
-        return to == RL_OID_TEXT || to == RL_OID_VARCHAR || to == RL_OID_NAME;
+        return to == RL_OID_TEXT || to == RL_OID_VARCHAR || to == RL_OID_NAME ||
+               (to == RL_OID_BPCHAR && from != RL_OID_NAME);
     switch (from) {
     case RL_OID_CHAR: return to == RL_OID_TEXT;
     case RL_OID_DATE: return to == RL_OID_TIMESTAMP || to == RL_OID_TIMESTAMPTZ;
@@ -166,6 +167,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case 1000: return "boolean[]";
     case 1002: return "\"char\"[]";
     case 1003: return "name[]";
+    case 1014: return "character[]";
     case 1015: return "character varying[]";
     case 1016: return "bigint[]";
     case 1021: return "real[]";
@@ -382,6 +384,59 @@ static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, boo
                              "value too long for type character varying(%d)",
                              (int)max);
     v->d.v.s.len = i;
+    return 0;
+}
+
+/* character(n) (typmod n + 4; bare bpchar has none): a shorter value is
+ * padded with blanks to n characters; a longer one is cut to n by an explicit
+ * cast, and by assignment only when what goes is blanks (else 22001, as
+ * bpchar()'s check in the executor: no position). */
+static int apply_bpchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast)
+{
+    v->typmod = typmod;
+    if (v->d.isnull || typmod < 5)
+        return 0;
+    size_t max = (size_t)(typmod - 4), chars = 0, i = 0;
+    const uint8_t *p = v->d.v.s.p;
+    size_t len = v->d.v.s.len;
+    for (; i < len; i++) {
+        if ((p[i] & 0xC0) == 0x80)
+            continue;
+        if (chars == max)
+            break;
+        chars++;
+    }
+    if (i < len) {
+        for (size_t k = i; k < len && !explicit_cast; k++)
+            if (p[k] != ' ')
+                return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, -1,
+                                     "value too long for type character(%d)", (int)max);
+        v->d.v.s.len = i;
+        return 0;
+    }
+    if (chars == max)
+        return 0;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_buf_put(&b, p, len);
+    for (; chars < max; chars++)
+        rl_buf_put_u8(&b, ' ');
+    int rc = rl_val_buf_copy(c, v, RL_OID_BPCHAR, &b);
+    v->typmod = typmod;
+    return rc;
+}
+
+/* The typmod of a string type applied to a value of it (varchar(n),
+ * character(n)); other types are left as they are. */
+static int apply_string_typmod(rl_expr_ctx *c, rl_value *v, uint32_t oid, int32_t typmod,
+                               bool explicit_cast)
+{
+    if (oid == RL_OID_VARCHAR) {
+        v->typmod = typmod;
+        return apply_varchar_typmod(c, v, typmod, explicit_cast);
+    }
+    if (oid == RL_OID_BPCHAR)
+        return apply_bpchar_typmod(c, v, typmod, explicit_cast);
     return 0;
 }
 
@@ -937,7 +992,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
             n = 1;
         rl_val_str(out, oid, p, n);
         out->typmod = typmod;
-        return oid == RL_OID_VARCHAR ? apply_varchar_typmod(c, out, typmod, explicit_cast) : 0;
+        return apply_string_typmod(c, out, oid, typmod, explicit_cast);
     }
     int64_t u;
     if (rl_array_elem_oid(oid)) {
@@ -1376,11 +1431,7 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         return array_coerce(c, in, oid, typmod, explicit_cast, out, location);
     if (in->oid == oid) {
         *out = *in;
-        if (oid == RL_OID_VARCHAR) {
-            out->typmod = typmod;
-            return apply_varchar_typmod(c, out, typmod, explicit_cast);
-        }
-        return 0;
+        return apply_string_typmod(c, out, oid, typmod, explicit_cast);
     }
     if (in->oid == RL_OID_JSON && oid == RL_OID_JSONB)
         return rl_jsonb_from_json(c, in, out, location);
@@ -1394,17 +1445,20 @@ static int coerce_value(rl_expr_ctx *c, const rl_value *in, uint32_t oid, int32_
         rl_val_int(out, oid, in->d.v.s.len ? (int8_t)in->d.v.s.p[0] : 0);
         return 0;
     }
-    if (rl_oid_is_textual(in->oid))
-        return rl_text_to_value(c, (const char *)in->d.v.s.p, in->d.v.s.len, oid, typmod,
-                             explicit_cast, out, location);
+    if (rl_oid_is_textual(in->oid)) {
+        /* bpchar to another string type: rtrim1 takes the padding off */
+        size_t len = in->oid == RL_OID_BPCHAR && rl_oid_is_textual(oid)
+                         ? rl_bpchar_trimmed_len(&in->d)
+                         : in->d.v.s.len;
+        return rl_text_to_value(c, (const char *)in->d.v.s.p, len, oid, typmod, explicit_cast,
+                                out, location);
+    }
     if (oid == RL_OID_CHAR && rl_oid_is_number(in->oid))
         return int4_to_char(c, in, out, location);
     if (rl_oid_is_textual(oid)) {
         if (value_to_textval(c, in, oid, out) < 0)
             return -1;
-        if (oid == RL_OID_VARCHAR)
-            return apply_varchar_typmod(c, out, typmod, explicit_cast);
-        return 0;
+        return apply_string_typmod(c, out, oid, typmod, explicit_cast);
     }
     if (rl_oid_is_number(in->oid) && rl_oid_is_number(oid))
         return rl_number_convert(c, in, oid, out, location);
@@ -1458,7 +1512,7 @@ static uint32_t internal_array_type_oid(const char *name)
 {
     static const char *const elems[] = {
         "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar",
-        "name", "char", "oid", "date", "time", "timetz", "timestamp", "timestamptz",
+        "bpchar", "name", "char", "oid", "date", "time", "timetz", "timestamp", "timestamptz",
         "interval", "uuid", "bytea", "json", "jsonb", "regclass", "regtype", "regproc",
         "regnamespace",
     };
@@ -1506,11 +1560,15 @@ int rl_type_from_typename(rl_exec *x, const PgQuery__TypeName *tn, uint32_t *oid
                              "type \"%s\" does not exist", name);
     *typmod = -1;
     long m1, m2;
-    if (o == RL_OID_VARCHAR && tn->n_typmods == 1 && typmod_value(tn->typmods[0], &m1) == 0) {
-        if (m1 < 1 || m1 > 10485760)
+    if ((o == RL_OID_VARCHAR || o == RL_OID_BPCHAR) && tn->n_typmods == 1 &&
+        typmod_value(tn->typmods[0], &m1) == 0) {
+        const char *what = o == RL_OID_VARCHAR ? "varchar" : "char";
+        if (m1 < 1)
             return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
-                                 m1 < 1 ? "length for type varchar must be at least 1"
-                                        : "length for type varchar cannot exceed 10485760");
+                                 "length for type %s must be at least 1", what);
+        if (m1 > 10485760)
+            return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, tn->location,
+                                 "length for type %s cannot exceed 10485760", what);
         *typmod = (int32_t)(m1 + 4);
     }
     if (o == RL_OID_NUMERIC && tn->n_typmods >= 1 && typmod_value(tn->typmods[0], &m1) == 0) {

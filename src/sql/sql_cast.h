@@ -190,11 +190,12 @@ static inline bool rl_oid_is_number(uint32_t oid)
     return rl_oid_is_intlike(oid) || rl_oid_is_float(oid) || oid == RL_OID_NUMERIC;
 }
 
-/* String types compared bytewise (our collation is "C" everywhere). */
+/* String types, compared bytewise (our collation is "C" everywhere; bpchar
+ * without its trailing blanks: sql_expr.c). */
 static inline bool rl_oid_is_textual(uint32_t oid)
 {
     return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_NAME ||
-           oid == RL_OID_CHAR || oid == RL_OID_UNKNOWN;
+           oid == RL_OID_CHAR || oid == RL_OID_UNKNOWN || oid == RL_OID_BPCHAR;
 }
 
 static inline bool rl_oid_is_timestamp(uint32_t oid)

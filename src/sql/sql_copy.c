@@ -133,7 +133,7 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
         rl_buf_free(&tmp);
         return rl_exec_error(x, sqlstate, -1, "%s", msg);
     }
-    if (t == RL_T_TEXT || t == RL_T_VARCHAR || t == RL_T_BYTEA) {
+    if (t == RL_T_TEXT || t == RL_T_VARCHAR || t == RL_T_BPCHAR || t == RL_T_BYTEA) {
         /* the datum borrows p: client text must be UTF-8, then it is copied */
         rl_buf_free(&tmp);
         return decode_string(x, oid, d->v.s.p, d->v.s.len, arena, out);
@@ -951,9 +951,9 @@ static int binary_tuple(rl_exec *x, rl_copy_in *ci, const uint8_t *p)
         const rl_colmeta *cm = &ci->shape->cols[ci->map[f]];
         rl_value *v = &row[ci->map[f]];
         rc = rl_value_from_binary(x, cm->oid, cm->typmod, p + off, (size_t)len, &arena, v);
-        /* numeric_recv / varchar_recv apply the column's typmod too */
+        /* numeric_recv / varchar_recv / bpcharrecv apply the column's typmod too */
         if (rc == 0 && cm->typmod >= 4 &&
-            (cm->oid == RL_OID_NUMERIC || cm->oid == RL_OID_VARCHAR)) {
+            (cm->oid == RL_OID_NUMERIC || cm->oid == RL_OID_VARCHAR || cm->oid == RL_OID_BPCHAR)) {
             rl_expr_ctx c = {.x = x, .arena = &arena};
             rc = rl_value_coerce(&c, v, cm->oid, cm->typmod, false, v, -1);
         }

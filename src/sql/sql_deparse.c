@@ -140,7 +140,6 @@ static dn *node(dctx *c, dn_kind k, uint32_t type, size_t n)
 
 /* ------------------------------------------------------------- types */
 
-#define OID_BPCHAR 1042u /* char(n) */
 
 static bool is_int(uint32_t t)
 {
@@ -285,9 +284,9 @@ static int resolve_op(dctx *c, const char *op, uint32_t l, uint32_t r, uint32_t 
                              "operator does not exist: %s %s %s", rl_oid_type_name(l), op,
                              rl_oid_type_name(r));
     *res = cmp ? RL_OID_BOOL : l;
-    if (l == OID_BPCHAR || r == OID_BPCHAR) {
+    if (l == RL_OID_BPCHAR || r == RL_OID_BPCHAR) {
         /* bpchar has its own comparisons; with text the bpchar side is cast */
-        if (!cmp || (l != OID_BPCHAR && l != RL_OID_TEXT) || (r != OID_BPCHAR && r != RL_OID_TEXT))
+        if (!cmp || (l != RL_OID_BPCHAR && l != RL_OID_TEXT) || (r != RL_OID_BPCHAR && r != RL_OID_TEXT))
             return unsupported(c, "this operator's argument types", loc);
         if (l != r)
             *lt = *rt = RL_OID_TEXT;
@@ -932,7 +931,7 @@ static void print(pctx *p, const dn *d);
 
 static const char *type_name(uint32_t t, int32_t typmod, char *buf, size_t n)
 {
-    rl_pgcatalog_format_type(NULL, t, typmod, buf, n);
+    rl_pgcatalog_format_type_typmod(NULL, t, typmod, buf, n);
     return buf;
 }
 
@@ -1305,8 +1304,8 @@ static bool cast_mutable(uint32_t s, uint32_t t)
         return true;
     if (s == RL_OID_TIME && t == RL_OID_TIMETZ)
         return true;
-    bool s_text = s == RL_OID_TEXT || s == RL_OID_VARCHAR || s == OID_BPCHAR;
-    bool t_text = t == RL_OID_TEXT || t == RL_OID_VARCHAR || t == OID_BPCHAR;
+    bool s_text = s == RL_OID_TEXT || s == RL_OID_VARCHAR || s == RL_OID_BPCHAR;
+    bool t_text = t == RL_OID_TEXT || t == RL_OID_VARCHAR || t == RL_OID_BPCHAR;
     return (t_text && stable_io(s, true)) || (s_text && stable_io(t, false));
 }
 

@@ -62,6 +62,13 @@ static int cmp_bytes(const rl_value *a, const rl_value *b)
     return cmp_i64((int64_t)a->d.v.s.len, (int64_t)b->d.v.s.len);
 }
 
+/* The bytes of a string value's cast to text: a bpchar's without its
+ * trailing blanks. */
+static size_t as_text_len(const rl_value *v)
+{
+    return v->oid == RL_OID_BPCHAR ? rl_bpchar_trimmed_len(&v->d) : v->d.v.s.len;
+}
+
 static int op_error(rl_expr_ctx *c, const char *op, uint32_t a, uint32_t b, int loc)
 {
     rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_FUNCTION, loc, "operator does not exist: %s %s %s",
@@ -190,7 +197,19 @@ static int cmp_resolved(rl_expr_ctx *c, const rl_value *a, const rl_value *b, co
         return 0;
     }
     if (rl_oid_is_textual(ta) && rl_oid_is_textual(tb)) {
-        *res = cmp_bytes(a, b);
+        if (ta != RL_OID_BPCHAR && tb != RL_OID_BPCHAR) {
+            *res = cmp_bytes(a, b);
+            return 0;
+        }
+        /* bpchar's operators strip both sides' trailing blanks; beside text
+         * the bpchar side is cast to text (only its blanks go) */
+        rl_value sa = *a, sb = *b;
+        bool strip_a = ta != RL_OID_TEXT, strip_b = tb != RL_OID_TEXT;
+        if (strip_a)
+            sa.d.v.s.len = rl_bpchar_trimmed_len(&a->d);
+        if (strip_b)
+            sb.d.v.s.len = rl_bpchar_trimmed_len(&b->d);
+        *res = cmp_bytes(&sa, &sb);
         return 0;
     }
     if (rl_oid_is_timestamp(ta) && rl_oid_is_timestamp(tb)) {
@@ -811,6 +830,8 @@ static int concat(rl_expr_ctx *c, const rl_value *a, const rl_value *b, rl_value
             rl_buf_put(&buf, v[i]->d.v.s.p, v[i]->d.v.s.len);
         else if (v[i]->oid == RL_OID_BOOL) /* its text cast's: 'true', not 't' */
             rl_buf_put_str(&buf, v[i]->d.v.b ? "true" : "false");
+        else if (v[i]->oid == RL_OID_BPCHAR) /* bpchar's cast to text: no padding */
+            rl_buf_put(&buf, v[i]->d.v.s.p, as_text_len(v[i]));
         else
             rl_value_to_text(&buf, v[i]);
     }
@@ -1416,6 +1437,9 @@ static uint32_t nullif_type(uint32_t a, uint32_t b)
 {
     bool int_a = a == RL_OID_INT2 || a == RL_OID_INT4 || a == RL_OID_INT8;
     bool float_b = b == RL_OID_FLOAT4 || b == RL_OID_FLOAT8;
+    /* bpchar meets text in text's =, anything else string in bpchar's */
+    if (a == RL_OID_BPCHAR || (b == RL_OID_BPCHAR && a == RL_OID_VARCHAR))
+        return b == RL_OID_TEXT ? RL_OID_TEXT : RL_OID_BPCHAR;
     if (a == RL_OID_VARCHAR)
         return RL_OID_TEXT;
     if (int_a && b == RL_OID_NUMERIC)
@@ -1450,6 +1474,7 @@ static int eval_nullif(rl_expr_ctx *c, const PgQuery__AExpr *e, rl_value *out)
             return -1;
         if (r == 0) {
             rl_val_null(out, a.oid);
+            out->typmod = a.typmod; /* the left side's, as exprTypmod */
             return 0;
         }
     }
@@ -2978,8 +3003,8 @@ static int agg_string_agg(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *
             continue;
         const rl_value *d = f->agg_distinct ? &delim : &delims[i];
         if (any && !d->d.isnull)
-            rl_buf_put(&b, d->d.v.s.p, d->d.v.s.len);
-        rl_buf_put(&b, vals[i].d.v.s.p, vals[i].d.v.s.len);
+            rl_buf_put(&b, d->d.v.s.p, as_text_len(d));
+        rl_buf_put(&b, vals[i].d.v.s.p, as_text_len(&vals[i]));
         any = true;
     }
     int rc = 0;

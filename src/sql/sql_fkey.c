@@ -73,6 +73,22 @@ static uint32_t type_family(uint32_t oid)
     }
 }
 
+static bool string_category(uint32_t oid)
+{
+    return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_BPCHAR;
+}
+
+/* Whether the equality bytes of a child's column of type ct and its
+ * parent's of type pt match as PostgreSQL's equality would: one family, or
+ * a character(n) child of a text or varchar key (its bytes lose the padding
+ * as its cast to text does). A text child of a character(n) key is not:
+ * PostgreSQL compares those with bpchar's =, blind to the text's blanks. */
+static bool key_types_match(uint32_t ct, uint32_t pt)
+{
+    return type_family(ct) == type_family(pt) ||
+           (ct == RL_OID_BPCHAR && type_family(pt) == RL_OID_TEXT);
+}
+
 static bool numeric_category(uint32_t oid)
 {
     return oid == RL_OID_INT2 || oid == RL_OID_INT4 || oid == RL_OID_INT8 ||
@@ -246,11 +262,13 @@ static int pair_columns(rl_exec *x, const char *conname, const rl_rowset *child,
         while (pos < ref->ncols && strcmp(ref->cols[pos], pcol) != 0)
             pos++;
         uint32_t ct = column_type(child, fk[j]), pt = column_type(parent, pcol);
-        if (type_family(ct) != type_family(pt)) {
-            if (numeric_category(ct) && numeric_category(pt))
+        if (!key_types_match(ct, pt)) {
+            if ((numeric_category(ct) && numeric_category(pt)) ||
+                (string_category(ct) && string_category(pt)))
                 return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                      "RockLake compares foreign key columns of one type family "
-                                     "only (integers, or text and varchar)");
+                                     "only (integers, or text and varchar, or a character(n) "
+                                     "column referencing one of these)");
             char a[128], b[128];
             rl_pgcatalog_format_type(x, ct, -1, a, sizeof a);
             rl_pgcatalog_format_type(x, pt, -1, b, sizeof b);

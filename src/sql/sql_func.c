@@ -48,6 +48,7 @@
 #include <math.h>
 
 #include "base/buf.h"
+#include "pgtype/pgtype.h"
 #include "sql/sql_array.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
@@ -115,8 +116,8 @@ int rl_func_cast_call(rl_expr_ctx *c, const char *name, size_t nargs, const rl_v
     bool literal = args[0].oid == RL_OID_UNKNOWN;
     if (!literal && rl_pgcatalog_castproc(name, args[0].oid, &to) != 1)
         return function_style_coercion(c, name, args, out);
-    /* the engine's type of that name: bpchar(...) gives text, as ::bpchar;
-     * a castproc's is its result (castproc_callable) */
+    /* the engine's type of that name: bpchar(...) gives bpchar, as
+     * ::bpchar; a castproc's is its result (castproc_callable) */
     uint32_t engine = rl_type_oid_by_name(name);
     if (literal && (!engine || !rl_pgcatalog_type_named(name)))
         return 0; /* no type (int4's alias "integer" is none), or not the engine's */
@@ -661,7 +662,9 @@ static int fn_split_part(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, i
 static int fn_length(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     int64_t chars = 0;
-    for (size_t i = 0; i < a[0].d.v.s.len; i++)
+    /* bpcharlen: the trailing blanks are not counted */
+    size_t len = a[0].oid == RL_OID_BPCHAR ? rl_bpchar_trimmed_len(&a[0].d) : a[0].d.v.s.len;
+    for (size_t i = 0; i < len; i++)
         chars += (a[0].d.v.s.p[i] & 0xC0) != 0x80;
     rl_val_int(out, RL_OID_INT4, chars);
     return 0;
@@ -995,7 +998,10 @@ static int fn_format_type(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     }
     char buf[256];
     int32_t typmod = a[1].d.isnull ? -1 : (int32_t)a[1].d.v.i;
-    rl_pgcatalog_format_type(c->x, oid_arg(&a[0]), typmod, buf, sizeof buf);
+    if (a[1].d.isnull)
+        rl_pgcatalog_format_type(c->x, oid_arg(&a[0]), typmod, buf, sizeof buf);
+    else
+        rl_pgcatalog_format_type_typmod(c->x, oid_arg(&a[0]), typmod, buf, sizeof buf);
     return put_text(c, out, RL_OID_TEXT, buf);
 }
 
@@ -1845,9 +1851,10 @@ static bool arg_fits(uint32_t have, uint32_t want)
         want == RL_OID_ANYELEMENT || want == RL_OID_ANYCOMPATIBLE)
         return true;
     switch (want) {
-    case RL_OID_ANYCOMPATIBLEARRAY:
+    case RL_OID_ANYCOMPATIBLEARRAY: return rl_oid_is_textual(have);
     case RL_OID_TEXT:
-    case RL_OID_NAME: return rl_oid_is_textual(have);
+    case RL_OID_NAME: /* bpchar's cast to text takes its padding off */
+        return rl_oid_is_textual(have) && have != RL_OID_BPCHAR;
     case RL_OID_OID:
     case RL_OID_REGCLASS: return rl_oid_is_intlike(have);
     case RL_OID_INT4: return have == RL_OID_INT2;

@@ -3022,6 +3022,7 @@ static int is_column_row(gen_ctx *g, const table_ent *t)
         put_str(g, 7, data_type);
         switch (oid) {
         case RL_OID_VARCHAR:
+        case RL_OID_BPCHAR:
         case RL_OID_TEXT:
             if (col->typmod > 4) {
                 put_int(g, 8, col->typmod - 4);
@@ -3890,7 +3891,7 @@ static const struct {
     {RL_OID_UUID, {10065, 10066, 10156, 0}},     {RL_OID_DATE, {3122, 10011, 10136, 0}},
     {RL_OID_TIME, {10038, 10039, 10133, 0}},     {RL_OID_TIMETZ, {10041, 10042, 10148, 0}},
     {RL_OID_TIMESTAMP, {3128, 10046, 10139, 0}}, {RL_OID_TIMESTAMPTZ, {3127, 10040, 10142, 0}},
-    {RL_OID_INTERVAL, {10022, 10023, 10145, 0}}};
+    {RL_OID_INTERVAL, {10022, 10023, 10145, 0}}, {RL_OID_BPCHAR, {10004, 10005, 10131, 0}}};
 
 uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method)
 {
@@ -4300,7 +4301,7 @@ static const char *standard_type_name(uint32_t oid)
     case RL_OID_INT8: return "bigint";
     case RL_OID_FLOAT4: return "real";
     case RL_OID_FLOAT8: return "double precision";
-    case 1042: return "character";
+    case RL_OID_BPCHAR: return "character";
     case RL_OID_VARCHAR: return "character varying";
     case RL_OID_TIME: return "time without time zone";
     case RL_OID_TIMETZ: return "time with time zone";
@@ -4318,7 +4319,7 @@ static const char *standard_type_name(uint32_t oid)
 static void format_typmod(uint32_t oid, int32_t typmod, char *buf, size_t n, const char *base)
 {
     switch (oid) {
-    case 1042:
+    case RL_OID_BPCHAR:
     case RL_OID_VARCHAR:
         snprintf(buf, n, "%s(%d)", base, typmod - 4);
         return;
@@ -4408,6 +4409,15 @@ void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *bu
         snprintf(buf, n, "%s(%d)", base, typmod);
     else
         snprintf(buf, n, "%s", base);
+}
+
+void rl_pgcatalog_format_type_typmod(rl_exec *x, uint32_t oid, int32_t typmod, char *buf,
+                                     size_t n)
+{
+    if (oid == RL_OID_BPCHAR && typmod < 0)
+        snprintf(buf, n, "bpchar");
+    else
+        rl_pgcatalog_format_type(x, oid, typmod, buf, n);
 }
 
 const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid)

@@ -78,11 +78,17 @@ int rl_pgcatalog_privilege(rl_exec *x, uint32_t role, rl_acl_object kind, uint32
 bool rl_pgcatalog_role_super(rl_exec *x, uint32_t role);
 /* Is `member` a member of `role` (superusers are of every role)? */
 bool rl_pgcatalog_role_member(rl_exec *x, uint32_t member, uint32_t role);
-/* format_type(oid, typmod) into buf ("???" for no such type). */
 /* The default operator class of a lake column's type for index access
  * method `method` (rl_index_method), or 0 if it has none. */
 uint32_t rl_pgcatalog_opclass(uint32_t type_oid, int method);
+/* format_type(oid, typmod) into buf ("???" for no such type); typmod -1 is
+ * none given (format_type_be). */
 void rl_pgcatalog_format_type(rl_exec *x, uint32_t oid, int32_t typmod, char *buf, size_t n);
+/* The same with the typmod given (format_type_with_typemod, format_type's
+ * second argument not NULL): bpchar without one is "bpchar", not the
+ * "character" that reads as character(1). */
+void rl_pgcatalog_format_type_typmod(rl_exec *x, uint32_t oid, int32_t typmod, char *buf,
+                                     size_t n);
 /* A pg_proc row captured from PostgreSQL 15 (an aggregate or window
  * function the engine computes, prokind 'a' / 'w', or a cast function,
  * prokind 'f'): 1 with its result and up to 8 argument types, and whether

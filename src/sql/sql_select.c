@@ -3290,8 +3290,9 @@ static int type_targets(proj *p, rl_rowset *typ, bool aggregated)
         }
         m->oid = v.oid;
         uint32_t elem = rl_array_elem_oid(v.oid); /* an array's typmod is its elements' */
-        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_NUMERIC || rl_oid_is_composite(v.oid) ||
-                            elem == RL_OID_VARCHAR || elem == RL_OID_NUMERIC
+        m->typmod = v.oid == RL_OID_VARCHAR || v.oid == RL_OID_BPCHAR || v.oid == RL_OID_NUMERIC ||
+                            rl_oid_is_composite(v.oid) || elem == RL_OID_VARCHAR ||
+                            elem == RL_OID_BPCHAR || elem == RL_OID_NUMERIC
                         ? v.typmod
                         : -1;
         const rl_colmeta *src = aggregated ? NULL : rl_expr_column(&b, p->t[i].expr);

@@ -32,7 +32,7 @@ static const struct {
     {RL_T_UUID, RL_OID_UUID},         {RL_T_DATE, RL_OID_DATE},
     {RL_T_TIME, RL_OID_TIME},         {RL_T_TIMETZ, RL_OID_TIMETZ},
     {RL_T_TIMESTAMP, RL_OID_TIMESTAMP}, {RL_T_TIMESTAMPTZ, RL_OID_TIMESTAMPTZ},
-    {RL_T_INTERVAL, RL_OID_INTERVAL},
+    {RL_T_INTERVAL, RL_OID_INTERVAL}, {RL_T_BPCHAR, RL_OID_BPCHAR},
 };
 
 uint32_t rl_type_oid(rl_type t)
@@ -66,7 +66,7 @@ static uint32_t special_type_oid(const char *name)
         {"xid8", RL_OID_XID8},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
         {"oidvector", RL_OID_OIDVECTOR},  {"pg_node_tree", 194},
-        {"bpchar", RL_OID_TEXT},     {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
+        {"json", RL_OID_JSON},         {"jsonb", RL_OID_JSONB},
         /* pseudo-types: a cast to one keeps a value's own type where
          * PostgreSQL's coerce_type does (sql_cast.c cast_to_pseudotype), a
          * NULL casts to any of them, and no function or operator takes one */
@@ -147,6 +147,7 @@ static const uint32_t array_types[][2] = { /* element, array */
     {RL_OID_BOOL, 1000},    {RL_OID_CHAR, 1002},     {RL_OID_NAME, 1003},
     {RL_OID_INT2, RL_OID_INT2_ARRAY}, {RL_OID_INT4, RL_OID_INT4_ARRAY},
     {RL_OID_TEXT, RL_OID_TEXT_ARRAY}, {RL_OID_VARCHAR, 1015}, {RL_OID_INT8, 1016},
+    {RL_OID_BPCHAR, 1014},
     {RL_OID_FLOAT4, 1021},  {RL_OID_FLOAT8, 1022},   {RL_OID_OID, 1028},
     {RL_OID_NUMERIC, 1231}, {RL_OID_UUID, 2951},     {RL_OID_TIMESTAMPTZ, 1185},
     {RL_OID_TIMESTAMP, 1115}, {RL_OID_DATE, 1182}, {RL_OID_JSON, 199},
@@ -520,7 +521,7 @@ static bool array_encode(rl_buf *out, const rl_value *v, uint32_t elem_oid)
             has_null = true;
             rl_buf_put_be32(&items, 0xFFFFFFFFu);
         } else if (elem_oid == RL_OID_TEXT || elem_oid == RL_OID_VARCHAR ||
-                   elem_oid == RL_OID_NAME) {
+                   elem_oid == RL_OID_BPCHAR || elem_oid == RL_OID_NAME) {
             rl_buf_put_be32(&items, (uint32_t)one.len);
             rl_buf_put(&items, one.data, one.len);
         } else {
@@ -633,6 +634,7 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_INT4_ARRAY: return array_encode(out, v, RL_OID_INT4);
     case RL_OID_TEXT_ARRAY: return array_encode(out, v, RL_OID_TEXT);
     case 1015: return array_encode(out, v, RL_OID_VARCHAR);
+    case 1014: return array_encode(out, v, RL_OID_BPCHAR);
     case 1003: return array_encode(out, v, RL_OID_NAME);
     case 1028: return array_encode(out, v, RL_OID_OID);
     default: {

@@ -504,6 +504,35 @@ def test_copy_binary_both_ways(server):
         assert got == [(7, "seven"), (8, None)]
 
 
+def test_bpchar_binary_copy_params_and_results(server):
+    """character(n) over the binary forms, as PostgreSQL 15 answers (checked
+    against it): binary COPY FROM pads to n and refuses a longer value unless
+    the excess is blanks (22001, bpcharrecv applies the typmod; RockLake
+    stored 'ab' and 'abcde' in a char(4) before), binary COPY TO and binary
+    results keep the padding, RowDescription has oid 1042 with typmod n + 4."""
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE bpc_t (c char(4), b bpchar)")
+        with conn.cursor().copy("COPY bpc_t FROM STDIN (FORMAT BINARY)") as cp:
+            cp.set_types(["text", "text"])  # bpchar's binary form is its bytes
+            cp.write_row(("ab", "x "))
+            cp.write_row(("abcd  ", None))
+        with pytest.raises(psycopg.errors.StringDataRightTruncation) as ei:
+            with conn.cursor().copy("COPY bpc_t FROM STDIN (FORMAT BINARY)") as cp:
+                cp.set_types(["text", "text"])
+                cp.write_row(("abcde", "y"))
+        assert str(ei.value).splitlines()[0] == "value too long for type character(4)"
+        with conn.cursor().copy("COPY (SELECT c, b FROM bpc_t ORDER BY c) TO STDOUT (FORMAT BINARY)") as cp:
+            cp.set_types(["text", "text"])
+            assert list(cp.rows()) == [("ab  ", "x "), ("abcd", None)]
+        cur = conn.cursor(binary=True)
+        cur.execute("SELECT c, b, octet_length(c) FROM bpc_t WHERE c = %b ORDER BY c", ["ab"])
+        assert cur.fetchall() == [("ab  ", "x ", 4)]
+        assert [(d.type_code, d.display_size) for d in cur.description] == \
+            [(1042, 4), (1042, None), (23, None)]
+        cur.execute("SELECT %b::char(3), octet_length(%b::char(3))", ["a", "a"])
+        assert cur.fetchall() == [("a  ", 3)]
+
+
 def test_copy_fail_from_client(server):
     with psycopg.connect(server.dsn(), autocommit=True) as conn:
         conn.execute("CREATE TABLE copyf_t (a bigint)")

@@ -793,6 +793,7 @@ static int fn_collation_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_val
 OBJECT_VISIBLE(fn_operator_is_visible, "pg_operator")
 OBJECT_VISIBLE(fn_opclass_is_visible, "pg_opclass")
 OBJECT_VISIBLE(fn_conversion_is_visible, "pg_conversion")
+OBJECT_VISIBLE(fn_opfamily_is_visible, "pg_opfamily")
 OBJECT_VISIBLE(fn_ts_config_is_visible, "pg_ts_config")
 OBJECT_VISIBLE(fn_ts_dict_is_visible, "pg_ts_dict")
 OBJECT_VISIBLE(fn_ts_parser_is_visible, "pg_ts_parser")
@@ -828,6 +829,40 @@ static int fn_function_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_valu
         rl_val_bool(out, true);
     else
         rl_val_null(out, RL_OID_BOOL);
+    return 0;
+}
+
+/* pg_get_functiondef: PostgreSQL 15's text of a function pg_proc lists,
+ * NULL for no function, 42809 for an aggregate (as ruleutils.c). */
+static int fn_get_functiondef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const char *text = NULL;
+    switch (rl_pgcatalog_functiondef(oid_arg(&a[0]), &text)) {
+    case 1:
+        return put_text(c, out, RL_OID_TEXT, text);
+    case 2:
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "\"%s\" is an aggregate function", text);
+    default:
+        rl_val_null(out, RL_OID_TEXT);
+        return 0;
+    }
+}
+
+static int fn_function_sqlbody(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const char *body = rl_pgcatalog_function_sqlbody(oid_arg(&a[0]));
+    if (body)
+        return put_text(c, out, RL_OID_TEXT, body);
+    rl_val_null(out, RL_OID_TEXT);
+    return 0;
+}
+
+/* shobj_description: no shared object (database, role, tablespace) has a
+ * comment here (COMMENT ON DATABASE / ROLE is not kept). */
+static int fn_shobj_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_null(out, RL_OID_TEXT);
     return 0;
 }
 

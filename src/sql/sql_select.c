@@ -1708,6 +1708,26 @@ static rl_rowset *function_rowset(sel *S, const PgQuery__Alias *al, const char *
     return rs;
 }
 
+/* The row set of a function in FROM whose rows are records of n columns
+ * (its OUT parameters `names`, of `types`), named by `al` if given. */
+static rl_rowset *record_rowset(sel *S, const PgQuery__Alias *al, const char *fname, size_t n,
+                                const char *const *names, const uint32_t *types)
+{
+    rl_rowset *rs = rl_rowset_new(n);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : names[i];
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : fname);
+        rs->cols[i].oid = types[i];
+        rs->cols[i].typmod = -1;
+    }
+    rl_rowset_cols_changed(rs);
+    return rs;
+}
+
 /* FROM generate_subscripts(array, dim [, reverse]): the subscripts of
  * dimension dim, lowest first (reverse: highest first); a vector's start at
  * 0, an array's at 1; no rows for an empty array or another dimension. */
@@ -2023,18 +2043,9 @@ static rl_rowset *from_token_types(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
         return rl_func_no_function(c, "ts_token_type", 1, &a, f->location), NULL;
     static const char *const names[] = {"tokid", "alias", "description"};
     static const uint32_t types[] = {RL_OID_INT4, RL_OID_TEXT, RL_OID_TEXT};
-    rl_rowset *rs = rl_rowset_new(3);
+    rl_rowset *rs = record_rowset(S, al, "ts_token_type", 3, names, types);
     if (!rs)
-        return fail_oom(S->x);
-    const char *alias = al && al->aliasname ? al->aliasname : NULL;
-    for (size_t i = 0; i < 3; i++) {
-        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : names[i];
-        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
-        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : "ts_token_type");
-        rs->cols[i].oid = types[i];
-        rs->cols[i].typmod = -1;
-    }
-    rl_rowset_cols_changed(rs);
+        return NULL;
     if (S->type_only || a.d.isnull) /* strict: no rows */
         return rs;
     uint32_t parser;
@@ -2065,6 +2076,54 @@ static rl_rowset *from_token_types(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
         rl_val_int(&row[0], RL_OID_INT4, tokid);
         rl_val_str(&row[1], RL_OID_TEXT, talias, strlen(talias));
         rl_val_str(&row[2], RL_OID_TEXT, desc, strlen(desc));
+        if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
+            rl_rowset_free(rs);
+            return NULL;
+        }
+    }
+    return rs;
+}
+
+/* FROM pg_options_to_table(options): each "name=value" element of a text[]
+ * of options (a catalog's srvoptions, ftoptions, ...) as (option_name,
+ * option_value), split at the first '=' (none: a NULL value); psql's
+ * \des+, \det+, \deu+ and \dew+ call it. */
+static rl_rowset *from_options(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                               const PgQuery__Alias *al)
+{
+    rl_value a;
+    if (rl_expr_eval(c, f->args[0], &a) < 0)
+        return NULL;
+    if (a.oid != RL_OID_TEXT_ARRAY && a.oid != RL_OID_UNKNOWN)
+        return rl_func_no_function(c, "pg_options_to_table", 1, &a, f->location), NULL;
+    if (a.oid == RL_OID_UNKNOWN && !a.d.isnull &&
+        rl_value_coerce(c, &a, RL_OID_TEXT_ARRAY, -1, false, &a, f->location) < 0)
+        return NULL;
+    static const char *const names[] = {"option_name", "option_value"};
+    static const uint32_t types[] = {RL_OID_TEXT, RL_OID_TEXT};
+    rl_rowset *rs = record_rowset(S, al, "pg_options_to_table", 2, names, types);
+    if (!rs)
+        return NULL;
+    if (S->type_only || a.d.isnull) /* strict: no rows */
+        return rs;
+    rl_value *elems = NULL;
+    size_t n = 0;
+    if (rl_array_elements(c, &a, -1, false, NULL, 0, &elems, &n, f->location) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (elems[i].d.isnull) /* (no catalog holds one) */
+            continue;
+        const char *s = (const char *)elems[i].d.v.s.p;
+        size_t len = elems[i].d.v.s.len;
+        const char *eq = memchr(s, '=', len);
+        rl_value row[2];
+        rl_val_str(&row[0], RL_OID_TEXT, s, eq ? (size_t)(eq - s) : len);
+        if (eq)
+            rl_val_str(&row[1], RL_OID_TEXT, eq + 1, len - (size_t)(eq - s) - 1);
+        else
+            rl_val_null(&row[1], RL_OID_TEXT);
         if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
             rl_rowset_free(rs);
             return NULL;
@@ -2116,6 +2175,8 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return from_setfn(S, c, f, al);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "ts_token_type") == 0)
         return from_token_types(S, c, f, al);
+    if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "pg_options_to_table") == 0)
+        return from_options(S, c, f, al);
     if (f->n_args == 1)
         return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)

@@ -71,6 +71,9 @@ bool rl_expr_is_aggregate(const PgQuery__Node *node);
 /* A set-returning function call a target list expands (generate_series,
  * unnest), as opposed to a scalar function or an aggregate. */
 bool rl_expr_is_srf(const PgQuery__FuncCall *f);
+/* A set-returning function of records served in FROM only (ts_token_type,
+ * pg_options_to_table, pg_partition_tree; 0A000 in a target list). */
+bool rl_expr_is_record_srf(const char *name);
 /* No column, parameter, subquery or function call in it: what PostgreSQL's
  * planner folds to one value. */
 bool rl_expr_is_constant(const PgQuery__Node *node);

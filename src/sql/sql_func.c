@@ -1287,29 +1287,6 @@ static int fn_function_arguments(rl_expr_ctx *c, size_t n, rl_value *a, rl_value
     return put_text(c, out, RL_OID_TEXT, buf);
 }
 
-/* pg_size_pretty(bigint): bytes below 10 kB; then kB, MB, GB, TB, PB,
- * each used below 20479 of its half-units (one extra bit kept for the
- * rounding, half away from zero), as PostgreSQL 15. */
-static int fn_size_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
-    const int64_t limit = 20 * 1024 - 1;
-    int64_t v = a[0].d.v.i;
-    char buf[64];
-    if (v < 10 * 1024 && v > -10 * 1024) {
-        snprintf(buf, sizeof buf, "%" PRId64 " bytes", v);
-        return put_text(c, out, RL_OID_TEXT, buf);
-    }
-    v /= 1 << 9;
-    size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && !(v < limit && v > -limit)) {
-        v /= 1 << 10;
-        u++;
-    }
-    snprintf(buf, sizeof buf, "%" PRId64 " %s", (v + (v < 0 ? -1 : 1)) / 2, units[u]);
-    return put_text(c, out, RL_OID_TEXT, buf);
-}
-
 /* pg_total_relation_size, pg_relation_size, pg_table_size,
  * pg_indexes_size: a lake table has no local storage of its own (its rows
  * are keys of the store, the whole store's bytes are pg_database_size), so

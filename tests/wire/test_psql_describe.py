@@ -243,7 +243,14 @@ SAME = [
     r"\deu+",
     r"\des+",
     r"\dew+",
+    # pg_partition_tree (no partitioned relations), pg_size_pretty(numeric)
     r"\dP",
+    r"\dP+",
+    r"\dPn+",
+    r"\dPt+ ducklake*",
+    r"\dPi+",
+    r"\df pg_catalog.pg_size_pretty",
+    r"\sf pg_catalog.pg_size_pretty(numeric)",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their

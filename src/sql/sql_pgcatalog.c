@@ -71,6 +71,7 @@
 #define OID_ARRAY_OID 1028u
 #define ACLITEM_ARRAY_OID 1034u
 #define CHAR_ARRAY_OID 1002u
+#define PG_LSN_OID 3220u /* a type of PostgreSQL's that values never have here */
 
 /* ============================================================ definitions */
 
@@ -630,7 +631,7 @@ static const vcol collation_cols[] = {
     COL("collversion", RL_OID_TEXT)};
 
 /* Relations a lake has no rows in: no publications, row-level security
- * policies, extended statistics or rewrite rules (PostgreSQL's own views'
+ * policies, extended statistics, rewrite rules or subscriptions (PostgreSQL's own views'
  * rules are not listed, as pg_index lists none of its own indexes). */
 static const vcol publication_cols[] = {
     COL("oid", RL_OID_OID),          COL("pubname", RL_OID_NAME),
@@ -658,6 +659,16 @@ static const vcol statistic_ext_cols[] = {
     COL("stxowner", RL_OID_OID),       COL("stxstattarget", RL_OID_INT4),
     COL("stxkeys", RL_OID_INT2VECTOR), COL("stxkind", CHAR_ARRAY_OID),
     COL("stxexprs", RL_OID_PG_NODE_TREE)};
+
+/* (its columns only: \dRs lists no subscriptions) */
+static const vcol subscription_cols[] = {
+    COL("oid", RL_OID_OID),                 COL("subdbid", RL_OID_OID),
+    COL("subskiplsn", PG_LSN_OID),          COL("subname", RL_OID_NAME),
+    COL("subowner", RL_OID_OID),            COL("subenabled", RL_OID_BOOL),
+    COL("subbinary", RL_OID_BOOL),          COL("substream", RL_OID_BOOL),
+    COL("subtwophasestate", RL_OID_CHAR),   COL("subdisableonerr", RL_OID_BOOL),
+    COL("subconninfo", RL_OID_TEXT),        COL("subslotname", RL_OID_NAME),
+    COL("subsynccommit", RL_OID_TEXT),      COL("subpublications", TEXT_ARRAY_OID)};
 
 static const vcol rewrite_cols[] = {
     COL("oid", RL_OID_OID),           COL("rulename", RL_OID_NAME),
@@ -806,6 +817,8 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_statistic_ext", statistic_ext_cols, N(statistic_ext_cols), NULL, NULL,
      {-1, -1}, -1, false},
     {"pg_catalog", "pg_rewrite", rewrite_cols, N(rewrite_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_subscription", subscription_cols, N(subscription_cols), NULL, NULL,
+     {-1, -1}, -1, false},
     {"pg_catalog", "pg_collation", collation_cols, N(collation_cols), fixed_collation, NULL,
      {-1, -1}, -1, false},
     /* pg_extension, pg_language, pg_cast, pg_conversion, text search, ...

@@ -70,3 +70,8 @@ SELECT pg_size_pretty(10239::bigint), pg_size_pretty(10240::bigint), pg_size_pre
 SELECT pg_size_pretty(1.5::float8);
 SELECT pg_size_pretty('12');
 SELECT pg_get_functiondef('pg_size_pretty(numeric)'::regprocedure), obj_description('pg_size_pretty(numeric)'::regprocedure, 'pg_proc');
+-- pg_subscription (\dRs): its columns, no rows (subconninfo is not read: a
+-- column PostgreSQL's non-superusers may not read)
+SELECT subname, pg_get_userbyid(subowner), subenabled, subpublications, subbinary, substream, subtwophasestate, subdisableonerr, subsynccommit, subskiplsn, subslotname, subdbid, oid FROM pg_subscription;
+SELECT count(*) FROM pg_subscription;
+SELECT a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a WHERE a.attrelid = 'pg_subscription'::regclass AND a.attnum > 0 ORDER BY a.attnum;

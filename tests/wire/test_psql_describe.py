@@ -251,6 +251,10 @@ SAME = [
     r"\dPi+",
     r"\df pg_catalog.pg_size_pretty",
     r"\sf pg_catalog.pg_size_pretty(numeric)",
+    # pg_subscription (its columns: no subscriptions)
+    r"\dRs",
+    r"\dRs sub*",
+    r"\dRp+",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their
@@ -292,6 +296,15 @@ KNOWN = {
         "-----------+------------------------------------------------------------+-----------+-------------\n"
         " lake      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}        | \n\n",
         "as \\du (its Description: shobj_description, NULL as no comment on a role is kept)",
+    ),
+    r"\dRs+": (
+        "                                                           List of subscriptions\n"
+        " Name | Owner | Enabled | Publication | Binary | Streaming | Two-phase commit | Disable on error | Synchronous commit | Conninfo | Skip LSN \n"
+        "------+-------+---------+-------------+--------+-----------+------------------+------------------+--------------------+----------+----------\n"
+        "(0 rows)\n\n",
+        "the list PostgreSQL prints a superuser (the connected user is the bootstrap superuser, "
+        "as for \\du); PostgreSQL's role lake may not read pg_subscription.subconninfo "
+        "(42501 permission denied)",
     ),
     r"\dL": (
         "                    List of languages\n"

@@ -631,8 +631,9 @@ static const vcol collation_cols[] = {
     COL("collversion", RL_OID_TEXT)};
 
 /* Relations a lake has no rows in: no publications, row-level security
- * policies, extended statistics, rewrite rules or subscriptions (PostgreSQL's own views'
- * rules are not listed, as pg_index lists none of its own indexes). */
+ * policies, extended statistics, rewrite rules or subscriptions
+ * (PostgreSQL's own views' rules are not listed, as pg_index lists none of
+ * its own indexes). */
 static const vcol publication_cols[] = {
     COL("oid", RL_OID_OID),          COL("pubname", RL_OID_NAME),
     COL("pubowner", RL_OID_OID),     COL("puballtables", RL_OID_BOOL),

@@ -52,13 +52,15 @@ NULL = None
 
 # Catalogs captured whole, as a fresh database has them (rows in heap order,
 # every column from pg_attribute): psql's \\dx, \\dL, \\dC, \\dc, \\dF,
-# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds, \\dconfig+ read them. sql_pgcatalog.c serves
-# each as a relation of its own (fixed_captured).
+# \\ddp, \\dy, \\dl, \\des, \\dew, \\drds, \\dconfig+, \\dd, \\dA[cfop], \\det,
+# \\deu read them. sql_pgcatalog.c serves each as a relation of its own
+# (fixed_captured).
 CAPTURED = ["pg_extension", "pg_language", "pg_cast", "pg_conversion", "pg_default_acl",
             "pg_event_trigger", "pg_largeobject_metadata", "pg_foreign_server",
             "pg_foreign_data_wrapper", "pg_db_role_setting", "pg_ts_config",
             "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_transform", "pg_trigger",
-            "pg_ts_config_map", "pg_parameter_acl"]
+            "pg_ts_config_map", "pg_parameter_acl", "pg_opfamily", "pg_amop", "pg_amproc",
+            "pg_foreign_table", "pg_user_mappings"]
 # the oid columns of captured catalogs that name a function
 FUNCTION_OID_COLUMNS = {"pg_cast": ("castfunc",),
                         "pg_language": ("lanplcallfoid", "laninline", "lanvalidator")}
@@ -306,8 +308,16 @@ def dump(db):
     d["token_types"] = db.rows(
         "SELECT %s FROM pg_ts_parser p, ts_token_type(p.oid) t ORDER BY p.oid, t.tokid" % t(
             ["p.oid", "t.tokid", "t.alias", "t.description"]))
+    # pg_get_functiondef's text of every function pg_proc lists but the
+    # aggregates (the function table's, the window functions, the cast
+    # functions), and pg_get_function_sqlbody's (SQL-standard bodies):
+    # psql's \\sf and \\ef print the one, \\df+ the other
+    listed = functab_oids() | {int(a[0]) for a in d["aggprocs"] + d["castprocs"]}
+    d["functiondefs"] = db.rows(
+        "SELECT %s FROM pg_proc p WHERE p.prokind <> 'a' AND p.oid IN (%s) ORDER BY p.oid" % (
+            t(["oid", "pg_get_functiondef(p.oid)", "pg_get_function_sqlbody(p.oid)"]), ",".join(map(str, sorted(listed)))))
     d["opclasses"] = db.rows(
-        "SELECT %s FROM pg_opclass o ORDER BY o.oid" % t([
+        "SELECT %s FROM pg_opclass o ORDER BY o.ctid" % t([
             "oid", "opcmethod", "opcname", "opcnamespace", "opcowner", "opcfamily", "opcintype",
             "opcdefault", "opckeytype"]))
     d["pg_tables"] = db.rows(
@@ -456,6 +466,9 @@ def emit(d, cmd):
 
     array("pg15_token_type", "pg15_token_types",
           [[x[0], x[1], S(x[2]), S(x[3])] for x in d["token_types"]])
+
+    array("pg15_functiondef", "pg15_functiondefs",
+          [[x[0], S(x[1]), S(x[2])] for x in d["functiondefs"]])
 
     array("pg15_opclass", "pg15_opclasses",
           [[o[0], o[1], S(o[2]), o[3], o[4], o[5], o[6], b(o[7]), o[8]] for o in d["opclasses"]])

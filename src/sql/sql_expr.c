@@ -3582,6 +3582,12 @@ int rl_expr_eval_aggregate(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value 
     return eval_aggregate(c, f, name, out);
 }
 
+bool rl_expr_is_record_srf(const char *name)
+{
+    return strcmp(name, "ts_token_type") == 0 || strcmp(name, "pg_options_to_table") == 0 ||
+           strcmp(name, "pg_partition_tree") == 0;
+}
+
 bool rl_expr_is_srf(const PgQuery__FuncCall *f)
 {
     const char *name = func_name(f);
@@ -3591,7 +3597,7 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f)
            (strcmp(name, "generate_subscripts") == 0 && (f->n_args == 2 || f->n_args == 3)) ||
            (strcmp(name, "unnest") == 0 && f->n_args == 1) || rl_expr_is_expandarray(f) ||
            (rl_json_is_srf(name) && f->n_args == 1) || rl_func_is_setfn(name, f->n_args) ||
-           (strcmp(name, "ts_token_type") == 0 && f->n_args == 1);
+           (rl_expr_is_record_srf(name) && f->n_args == 1);
 }
 
 int rl_expr_setfn_args(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *a, int *locs,
@@ -3665,9 +3671,9 @@ static int eval_srf(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *out)
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
                              "set-returning functions are not allowed %s%s",
                              c->clause ? "in " : "", c->clause ? clause_kind(c) : "here");
-    if (strcmp(func_name(f), "ts_token_type") == 0) /* its records: FROM only */
+    if (rl_expr_is_record_srf(func_name(f))) /* their records: FROM only */
         return rl_exec_error(c->x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, f->location,
-                             "ts_token_type is supported in FROM only");
+                             "%s is supported in FROM only", func_name(f));
     if (rl_expr_is_expandarray(f)) { /* a record of NULLs that knows its fields' types */
         rl_value a, x;
         if (rl_expr_eval(c, f->args[0], &a) < 0)

@@ -78,6 +78,9 @@ bool rl_expr_is_srf(const PgQuery__FuncCall *f);
  * (*n: the count after). 0, or -1 with the error. */
 int rl_expr_setfn_args(rl_expr_ctx *c, const PgQuery__FuncCall *f, rl_value *a, int *locs,
                        size_t *n);
+/* A set-returning function of records served in FROM only (ts_token_type,
+ * pg_options_to_table, pg_partition_tree; 0A000 in a target list). */
+bool rl_expr_is_record_srf(const char *name);
 /* No column, parameter, subquery or function call in it: what PostgreSQL's
  * planner folds to one value. */
 bool rl_expr_is_constant(const PgQuery__Node *node);

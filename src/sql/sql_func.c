@@ -938,6 +938,7 @@ static int fn_collation_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_val
 OBJECT_VISIBLE(fn_operator_is_visible, "pg_operator")
 OBJECT_VISIBLE(fn_opclass_is_visible, "pg_opclass")
 OBJECT_VISIBLE(fn_conversion_is_visible, "pg_conversion")
+OBJECT_VISIBLE(fn_opfamily_is_visible, "pg_opfamily")
 OBJECT_VISIBLE(fn_ts_config_is_visible, "pg_ts_config")
 OBJECT_VISIBLE(fn_ts_dict_is_visible, "pg_ts_dict")
 OBJECT_VISIBLE(fn_ts_parser_is_visible, "pg_ts_parser")
@@ -973,6 +974,40 @@ static int fn_function_is_visible(rl_expr_ctx *c, size_t n, rl_value *a, rl_valu
         rl_val_bool(out, true);
     else
         rl_val_null(out, RL_OID_BOOL);
+    return 0;
+}
+
+/* pg_get_functiondef: PostgreSQL 15's text of a function pg_proc lists,
+ * NULL for no function, 42809 for an aggregate (as ruleutils.c). */
+static int fn_get_functiondef(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const char *text = NULL;
+    switch (rl_pgcatalog_functiondef(oid_arg(&a[0]), &text)) {
+    case 1:
+        return put_text(c, out, RL_OID_TEXT, text);
+    case 2:
+        return rl_exec_error(c->x, RL_SQLSTATE_WRONG_OBJECT_TYPE, -1,
+                             "\"%s\" is an aggregate function", text);
+    default:
+        rl_val_null(out, RL_OID_TEXT);
+        return 0;
+    }
+}
+
+static int fn_function_sqlbody(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    const char *body = rl_pgcatalog_function_sqlbody(oid_arg(&a[0]));
+    if (body)
+        return put_text(c, out, RL_OID_TEXT, body);
+    rl_val_null(out, RL_OID_TEXT);
+    return 0;
+}
+
+/* shobj_description: no shared object (database, role, tablespace) has a
+ * comment here (COMMENT ON DATABASE / ROLE is not kept). */
+static int fn_shobj_description(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    rl_val_null(out, RL_OID_TEXT);
     return 0;
 }
 
@@ -1409,29 +1444,6 @@ static int fn_function_arguments(rl_expr_ctx *c, size_t n, rl_value *a, rl_value
                                 d && d->argnames[0] ? " " : "", t, i >= first ? " DEFAULT " : "",
                                 i >= first ? d->defaults[i - first] : "");
     }
-    return put_text(c, out, RL_OID_TEXT, buf);
-}
-
-/* pg_size_pretty(bigint): bytes below 10 kB; then kB, MB, GB, TB, PB,
- * each used below 20479 of its half-units (one extra bit kept for the
- * rounding, half away from zero), as PostgreSQL 15. */
-static int fn_size_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
-{
-    static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
-    const int64_t limit = 20 * 1024 - 1;
-    int64_t v = a[0].d.v.i;
-    char buf[64];
-    if (v < 10 * 1024 && v > -10 * 1024) {
-        snprintf(buf, sizeof buf, "%" PRId64 " bytes", v);
-        return put_text(c, out, RL_OID_TEXT, buf);
-    }
-    v /= 1 << 9;
-    size_t u = 0;
-    while (u + 1 < sizeof units / sizeof units[0] && !(v < limit && v > -limit)) {
-        v /= 1 << 10;
-        u++;
-    }
-    snprintf(buf, sizeof buf, "%" PRId64 " %s", (v + (v < 0 ? -1 : 1)) / 2, units[u]);
     return put_text(c, out, RL_OID_TEXT, buf);
 }
 

@@ -4,7 +4,8 @@
  * cbrt, exp, ln, log, log10, power/pow, mod, div, gcd, lcm, scale,
  * trim_scale, min_scale, degrees, radians, the trigonometric functions
  * (also in degrees: sind ... atan2d) and the hyperbolic ones, factorial,
- * width_bucket, num_nulls / num_nonnulls, to_hex, and to_char of numbers /
+ * width_bucket, num_nulls / num_nonnulls, to_hex, pg_size_pretty (of bigint
+ * and of numeric), and to_char of numbers /
  * to_number (the patterns: pgtype/numfmt.c) — each
  * overload as PostgreSQL 15 declares it (the dispatcher picks the overload
  * as PostgreSQL does: round(1) is round(double precision)).
@@ -16,6 +17,7 @@
  */
 #include <assert.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -873,4 +875,89 @@ int rl_fn_num_nonnulls(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int
         k += !a[i].d.isnull;
     rl_val_int(out, RL_OID_INT4, k);
     return 0;
+}
+
+/* pg_size_pretty of v half-units of size_units[u] (one extra bit kept for
+ * the rounding): the next unit while v is 20479 or more of them (PB at
+ * most), rounded half away from zero. */
+static const char *const size_units[] = {"kB", "MB", "GB", "TB", "PB"};
+#define SIZE_UNITS (sizeof size_units / sizeof size_units[0])
+
+static int size_in_units(rl_expr_ctx *c, int64_t v, size_t u, rl_value *out)
+{
+    const int64_t limit = 20 * 1024 - 1;
+    while (u + 1 < SIZE_UNITS && !(v < limit && v > -limit)) {
+        v /= 1 << 10;
+        u++;
+    }
+    char buf[64];
+    snprintf(buf, sizeof buf, "%" PRId64 " %s", (v + (v < 0 ? -1 : 1)) / 2, size_units[u]);
+    return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
+}
+
+/* Whether a numeric's integer text (no point) fits an int64 well within
+ * range (18 digits). */
+static bool numeric_small(const rl_value *v, int64_t *i)
+{
+    const char *p = (const char *)v->d.v.s.p;
+    size_t len = v->d.v.s.len, digits = len - (len && p[0] == '-');
+    if (digits > 18)
+        return false;
+    char buf[24];
+    snprintf(buf, sizeof buf, "%.*s", (int)len, p);
+    *i = strtoll(buf, NULL, 10);
+    return true;
+}
+
+/* pg_size_pretty(bigint | numeric): bytes below 10 kB (a numeric as it
+ * prints: 1.5 bytes); then kB, MB, GB, TB, PB, each used below 20479 of its
+ * half-units, as PostgreSQL 15 (a numeric truncated at each division, so
+ * as its integer part; NaN and the infinities are "NaN PB", ...). */
+int rl_fn_size_pretty(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    char buf[64];
+    if (a[0].oid != RL_OID_NUMERIC) {
+        int64_t v = a[0].d.v.i;
+        if (v < 10 * 1024 && v > -10 * 1024) {
+            snprintf(buf, sizeof buf, "%" PRId64 " bytes", v);
+            return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
+        }
+        return size_in_units(c, v / (1 << 9), 0, out);
+    }
+    const char *s = (const char *)a[0].d.v.s.p;
+    size_t len = a[0].d.v.s.len;
+    if (len && (s[len - 1] == 'N' || s[len - 1] == 'y')) { /* NaN, [-]Infinity */
+        snprintf(buf, sizeof buf, "%.*s PB", (int)len, s);
+        return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
+    }
+    rl_value t, k;
+    int64_t v;
+    if (rl_numeric_round(c, RL_NUMERIC_TRUNC, &a[0], 0, &t, loc) < 0)
+        return -1;
+    if (numeric_small(&t, &v) && v < 10 * 1024 && v > -10 * 1024) {
+        snprintf(buf, sizeof buf, "%.*s bytes", (int)len, s);
+        return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
+    }
+    if (numeric_small(&t, &v))
+        return size_in_units(c, v / (1 << 9), 0, out);
+    rl_val_int(&k, RL_OID_INT8, 1 << 9);
+    if (rl_numeric_div_trunc(c, &t, &k, &t, loc) < 0)
+        return -1;
+    size_t u = 0;
+    rl_val_int(&k, RL_OID_INT8, 1 << 10);
+    while (!numeric_small(&t, &v) && u + 1 < SIZE_UNITS) { /* beyond any int64 */
+        if (rl_numeric_div_trunc(c, &t, &k, &t, loc) < 0)
+            return -1;
+        u++;
+    }
+    if (numeric_small(&t, &v))
+        return size_in_units(c, v, u, out);
+    rl_value one, two; /* petabytes beyond any int64: rounded as numerics */
+    rl_val_int(&one, RL_OID_INT8, ((const char *)t.d.v.s.p)[0] == '-' ? -1 : 1);
+    rl_val_int(&two, RL_OID_INT8, 2);
+    if (rl_numeric_arith(c, '+', &t, &one, &t, loc) < 0 ||
+        rl_numeric_div_trunc(c, &t, &two, &t, loc) < 0)
+        return -1;
+    snprintf(buf, sizeof buf, "%.*s PB", (int)t.d.v.s.len, (const char *)t.d.v.s.p);
+    return rl_val_str_copy(c, out, RL_OID_TEXT, buf, strlen(buf));
 }

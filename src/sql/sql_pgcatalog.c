@@ -73,6 +73,7 @@
 #define XID_OID 28u   /* xid: always NULL here (RockLake has no such type) */
 #define INET_OID 869u /* inet: pg_stat_activity.client_addr, as its text */
 #define CHAR_ARRAY_OID 1002u
+#define PG_LSN_OID 3220u /* a type of PostgreSQL's that values never have here */
 
 /* ============================================================ definitions */
 
@@ -189,6 +190,13 @@ typedef struct pg15_token_type {
     int32_t tokid;
     uint32_t alias, description;
 } pg15_token_type;
+
+/* pg_get_functiondef's and pg_get_function_sqlbody's texts (pg15_str
+ * offsets; PG15_NONE: no SQL-standard body) of a function pg_proc lists, by
+ * oid (sorted): every one but the aggregates. */
+typedef struct pg15_functiondef {
+    uint32_t oid, def, sqlbody;
+} pg15_functiondef;
 
 typedef struct pg15_opclass {
     uint32_t oid, method, name, namespace, owner, family, intype;
@@ -579,7 +587,7 @@ static const vcol proc_cols[] = {
     COL("pronargs", RL_OID_INT2),       COL("pronargdefaults", RL_OID_INT2),
     COL("prorettype", RL_OID_OID),      COL("proargtypes", RL_OID_OIDVECTOR),
     COL("prosrc", RL_OID_TEXT),         COL("probin", RL_OID_TEXT),
-    COL("proconfig", TEXT_ARRAY_OID)};
+    COL("proconfig", TEXT_ARRAY_OID),  COL("proacl", ACLITEM_ARRAY_OID)};
 
 static const vcol index_cols[] = {
     COL("indexrelid", RL_OID_OID),        COL("indrelid", RL_OID_OID),
@@ -638,7 +646,9 @@ static const vcol collation_cols[] = {
     COL("collversion", RL_OID_TEXT)};
 
 /* Relations a lake has no rows in: no publications, row-level security
- * policies or extended statistics. */
+ * policies, extended statistics, rewrite rules or subscriptions
+ * (PostgreSQL's own views' rules are not listed, as pg_index lists none of
+ * its own indexes). */
 static const vcol publication_cols[] = {
     COL("oid", RL_OID_OID),          COL("pubname", RL_OID_NAME),
     COL("pubowner", RL_OID_OID),     COL("puballtables", RL_OID_BOOL),
@@ -665,6 +675,22 @@ static const vcol statistic_ext_cols[] = {
     COL("stxowner", RL_OID_OID),       COL("stxstattarget", RL_OID_INT4),
     COL("stxkeys", RL_OID_INT2VECTOR), COL("stxkind", CHAR_ARRAY_OID),
     COL("stxexprs", RL_OID_PG_NODE_TREE)};
+
+/* (its columns only: \dRs lists no subscriptions) */
+static const vcol subscription_cols[] = {
+    COL("oid", RL_OID_OID),                 COL("subdbid", RL_OID_OID),
+    COL("subskiplsn", PG_LSN_OID),          COL("subname", RL_OID_NAME),
+    COL("subowner", RL_OID_OID),            COL("subenabled", RL_OID_BOOL),
+    COL("subbinary", RL_OID_BOOL),          COL("substream", RL_OID_BOOL),
+    COL("subtwophasestate", RL_OID_CHAR),   COL("subdisableonerr", RL_OID_BOOL),
+    COL("subconninfo", RL_OID_TEXT),        COL("subslotname", RL_OID_NAME),
+    COL("subsynccommit", RL_OID_TEXT),      COL("subpublications", TEXT_ARRAY_OID)};
+
+static const vcol rewrite_cols[] = {
+    COL("oid", RL_OID_OID),           COL("rulename", RL_OID_NAME),
+    COL("ev_class", RL_OID_OID),      COL("ev_type", RL_OID_CHAR),
+    COL("ev_enabled", RL_OID_CHAR),   COL("is_instead", RL_OID_BOOL),
+    COL("ev_qual", RL_OID_PG_NODE_TREE), COL("ev_action", RL_OID_PG_NODE_TREE)};
 
 static int gen_namespace(gen_ctx *g);
 static int fixed_class(gen_ctx *g);
@@ -810,6 +836,9 @@ static const vrel vrels[] = {
     {"pg_catalog", "pg_policy", policy_cols, N(policy_cols), NULL, NULL, {-1, -1}, -1, false},
     {"pg_catalog", "pg_statistic_ext", statistic_ext_cols, N(statistic_ext_cols), NULL, NULL,
      {-1, -1}, -1, false},
+    {"pg_catalog", "pg_rewrite", rewrite_cols, N(rewrite_cols), NULL, NULL, {-1, -1}, -1, false},
+    {"pg_catalog", "pg_subscription", subscription_cols, N(subscription_cols), NULL, NULL,
+     {-1, -1}, -1, false},
     {"pg_catalog", "pg_collation", collation_cols, N(collation_cols), fixed_collation, NULL,
      {-1, -1}, -1, false},
     /* pg_extension, pg_language, pg_cast, pg_conversion, text search, ...
@@ -821,20 +850,18 @@ static const vrel vrels[] = {
 
 static const char *pg15_s(uint32_t off) { return off == PG15_NONE ? NULL : pg15_str + off; }
 
+/* bsearch's order of rows whose first member is their uint32_t oid. */
+static int leading_oid_cmp(const void *key, const void *row)
+{
+    uint32_t a = *(const uint32_t *)key, b;
+    memcpy(&b, row, sizeof b);
+    return a < b ? -1 : a > b;
+}
+
 /* pg15_types is sorted by oid (the generator's ORDER BY). */
 static const pg15_type *pg15_type_by_oid(uint32_t oid)
 {
-    size_t lo = 0, hi = PG15_TYPES_COUNT;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (pg15_types[mid].oid == oid)
-            return &pg15_types[mid];
-        if (pg15_types[mid].oid < oid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    return bsearch(&oid, pg15_types, PG15_TYPES_COUNT, sizeof pg15_types[0], leading_oid_cmp);
 }
 
 static const pg15_namespace *pg15_namespace_by_name(const char *schema)
@@ -2656,6 +2683,35 @@ int rl_pgcatalog_lake_description(rl_exec *x, uint32_t oid, uint32_t classoid, i
 }
 
 /* ------------------------------------------------------ captured catalogs */
+
+/* pg15_functiondefs is sorted by oid (the generator's ORDER BY). */
+static const pg15_functiondef *functiondef_by_oid(uint32_t oid)
+{
+    return bsearch(&oid, pg15_functiondefs, PG15_FUNCTIONDEFS_COUNT, sizeof pg15_functiondefs[0],
+                   leading_oid_cmp);
+}
+
+const char *rl_pgcatalog_function_sqlbody(uint32_t oid)
+{
+    const pg15_functiondef *f = functiondef_by_oid(oid);
+    return f ? pg15_s(f->sqlbody) : NULL;
+}
+
+int rl_pgcatalog_functiondef(uint32_t oid, const char **text)
+{
+    const pg15_functiondef *f = functiondef_by_oid(oid);
+    if (f) {
+        *text = pg15_s(f->def);
+        return 1;
+    }
+    for (size_t i = 0; i < PG15_AGGPROCS_COUNT; i++)
+        if (pg15_aggprocs[i].oid == oid) {
+            assert(pg15_aggprocs[i].kind == 'a'); /* window functions have their texts */
+            *text = pg15_s(pg15_aggprocs[i].name);
+            return 2;
+        }
+    return 0;
+}
 
 int rl_pgcatalog_object_visible(const char *catalog, uint32_t oid)
 {

@@ -112,9 +112,14 @@ bool rl_pgcatalog_ts_parser_exists(uint32_t oid);
  * PostgreSQL 15's, whether or not the engine has it). */
 bool rl_pgcatalog_type_named(const char *name);
 /* pg_<object>_is_visible of an object of catalog `catalog` (pg_operator,
- * pg_opclass, or a captured one: pg_conversion, pg_ts_config, ...): 1
+ * pg_opclass, or a captured one: pg_opfamily, pg_conversion, ...): 1
  * visible (they are all in pg_catalog), 2 no such object. */
 int rl_pgcatalog_object_visible(const char *catalog, uint32_t oid);
+/* pg_get_functiondef of a function pg_proc lists: 1 with *text its
+ * definition, 2 an aggregate (*text: its name), 0 no such function. */
+int rl_pgcatalog_functiondef(uint32_t oid, const char **text);
+/* pg_get_function_sqlbody: a function's SQL-standard body, or NULL. */
+const char *rl_pgcatalog_function_sqlbody(uint32_t oid);
 /* PostgreSQL's own comment on object oid of catalog classoid (0: any), or NULL. */
 const char *rl_pgcatalog_description(uint32_t oid, uint32_t classoid);
 /* The lake's comment (COMMENT ON) on object oid of catalog classoid (0:

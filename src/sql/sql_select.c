@@ -1708,6 +1708,66 @@ static rl_rowset *function_rowset(sel *S, const PgQuery__Alias *al, const char *
     return rs;
 }
 
+/* The one argument of a function of records in FROM (ts_token_type,
+ * pg_options_to_table, pg_partition_tree), evaluated: 0, or -1 with the
+ * error (42883 naming the call when `takes` refuses its type). */
+static int record_srf_arg(rl_expr_ctx *c, const PgQuery__FuncCall *f, bool (*takes)(uint32_t),
+                          rl_value *a)
+{
+    if (rl_expr_eval(c, f->args[0], a) < 0)
+        return -1;
+    if (!takes(a->oid))
+        return rl_func_no_function(c, rl_node_string(f->funcname[f->n_funcname - 1]), 1, a,
+                                   f->location);
+    return 0;
+}
+
+/* ts_token_type's parser: by name (text or an untyped literal) or oid. */
+static bool takes_parser(uint32_t oid)
+{
+    return oid == RL_OID_UNKNOWN || rl_oid_is_stringlike(oid) || rl_oid_is_intlike(oid);
+}
+
+static bool takes_options(uint32_t oid)
+{
+    return oid == RL_OID_TEXT_ARRAY || oid == RL_OID_UNKNOWN;
+}
+
+static bool takes_regclass(uint32_t oid)
+{
+    return oid == RL_OID_UNKNOWN || oid == RL_OID_REGCLASS || rl_oid_is_intlike(oid);
+}
+
+/* Adds a row to *rs; on failure (S's error set) frees it: false. */
+static bool add_or_free(sel *S, rl_rowset **rs, const rl_value *row)
+{
+    if (rl_rowset_add(*rs, row, NULL, S->x->err) == 0)
+        return true;
+    rl_rowset_free(*rs);
+    *rs = NULL;
+    return false;
+}
+
+/* The row set of a function in FROM whose rows are records of n columns
+ * (its OUT parameters `names`, of `types`), named by `al` if given. */
+static rl_rowset *record_rowset(sel *S, const PgQuery__Alias *al, const char *fname, size_t n,
+                                const char *const *names, const uint32_t *types)
+{
+    rl_rowset *rs = rl_rowset_new(n);
+    if (!rs)
+        return fail_oom(S->x);
+    const char *alias = al && al->aliasname ? al->aliasname : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : names[i];
+        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
+        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : fname);
+        rs->cols[i].oid = types[i];
+        rs->cols[i].typmod = -1;
+    }
+    rl_rowset_cols_changed(rs);
+    return rs;
+}
+
 /* FROM generate_subscripts(array, dim [, reverse]): the subscripts of
  * dimension dim, lowest first (reverse: highest first); a vector's start at
  * 0, an array's at 1; no rows for an empty array or another dimension. */
@@ -2011,10 +2071,8 @@ static rl_rowset *from_unnest_many(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
             else
                 rl_val_null(&row[i], rs->cols[i].oid);
         }
-        if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
-            rl_rowset_free(rs);
+        if (!add_or_free(S, &rs, row))
             return NULL;
-        }
     }
     return rs;
 }
@@ -2027,25 +2085,14 @@ static rl_rowset *from_token_types(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
                                    const PgQuery__Alias *al)
 {
     rl_value a;
-    if (rl_expr_eval(c, f->args[0], &a) < 0)
+    if (record_srf_arg(c, f, takes_parser, &a) < 0)
         return NULL;
     bool by_name = a.oid == RL_OID_UNKNOWN || rl_oid_is_stringlike(a.oid);
-    if (!by_name && !rl_oid_is_intlike(a.oid))
-        return rl_func_no_function(c, "ts_token_type", 1, &a, f->location), NULL;
     static const char *const names[] = {"tokid", "alias", "description"};
     static const uint32_t types[] = {RL_OID_INT4, RL_OID_TEXT, RL_OID_TEXT};
-    rl_rowset *rs = rl_rowset_new(3);
+    rl_rowset *rs = record_rowset(S, al, "ts_token_type", 3, names, types);
     if (!rs)
-        return fail_oom(S->x);
-    const char *alias = al && al->aliasname ? al->aliasname : NULL;
-    for (size_t i = 0; i < 3; i++) {
-        const char *col = alias && i < al->n_colnames ? rl_node_string(al->colnames[i]) : names[i];
-        snprintf(rs->cols[i].name, sizeof rs->cols[i].name, "%s", col);
-        snprintf(rs->cols[i].rel, sizeof rs->cols[i].rel, "%s", alias ? alias : "ts_token_type");
-        rs->cols[i].oid = types[i];
-        rs->cols[i].typmod = -1;
-    }
-    rl_rowset_cols_changed(rs);
+        return NULL;
     if (S->type_only || a.d.isnull) /* strict: no rows */
         return rs;
     uint32_t parser;
@@ -2076,12 +2123,73 @@ static rl_rowset *from_token_types(sel *S, rl_expr_ctx *c, const PgQuery__FuncCa
         rl_val_int(&row[0], RL_OID_INT4, tokid);
         rl_val_str(&row[1], RL_OID_TEXT, talias, strlen(talias));
         rl_val_str(&row[2], RL_OID_TEXT, desc, strlen(desc));
-        if (rl_rowset_add(rs, row, NULL, S->x->err) < 0) {
-            rl_rowset_free(rs);
+        if (!add_or_free(S, &rs, row))
             return NULL;
-        }
     }
     return rs;
+}
+
+/* FROM pg_options_to_table(options): each "name=value" element of a text[]
+ * of options (a catalog's srvoptions, ftoptions, ...) as (option_name,
+ * option_value), split at the first '=' (none: a NULL value); psql's
+ * \des+, \det+, \deu+ and \dew+ call it. */
+static rl_rowset *from_options(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                               const PgQuery__Alias *al)
+{
+    rl_value a;
+    if (record_srf_arg(c, f, takes_options, &a) < 0)
+        return NULL;
+    if (a.oid == RL_OID_UNKNOWN && !a.d.isnull &&
+        rl_value_coerce(c, &a, RL_OID_TEXT_ARRAY, -1, false, &a, f->location) < 0)
+        return NULL;
+    static const char *const names[] = {"option_name", "option_value"};
+    static const uint32_t types[] = {RL_OID_TEXT, RL_OID_TEXT};
+    rl_rowset *rs = record_rowset(S, al, "pg_options_to_table", 2, names, types);
+    if (!rs)
+        return NULL;
+    if (S->type_only || a.d.isnull) /* strict: no rows */
+        return rs;
+    rl_value *elems = NULL;
+    size_t n = 0;
+    if (rl_array_elements(c, &a, -1, false, NULL, 0, &elems, &n, f->location) < 0) {
+        rl_rowset_free(rs);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (elems[i].d.isnull) /* (no catalog holds one) */
+            continue;
+        const char *s = (const char *)elems[i].d.v.s.p;
+        size_t len = elems[i].d.v.s.len;
+        const char *eq = memchr(s, '=', len);
+        rl_value row[2];
+        rl_val_str(&row[0], RL_OID_TEXT, s, eq ? (size_t)(eq - s) : len);
+        if (eq)
+            rl_val_str(&row[1], RL_OID_TEXT, eq + 1, len - (size_t)(eq - s) - 1);
+        else
+            rl_val_null(&row[1], RL_OID_TEXT);
+        if (!add_or_free(S, &rs, row))
+            return NULL;
+    }
+    return rs;
+}
+
+/* FROM pg_partition_tree(regclass): a partitioned table's or index's
+ * tree; no rows for any other relation (nor an oid that is none), and the
+ * lake has no partitioned relations (psql's \dP+ asks it). The argument
+ * is still a regclass (42P01 for an unknown name). */
+static rl_rowset *from_partition_tree(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
+                                      const PgQuery__Alias *al)
+{
+    rl_value a;
+    if (record_srf_arg(c, f, takes_regclass, &a) < 0)
+        return NULL;
+    int at = rl_node_location(f->args[0]); /* an unknown name's 42P01 points at it */
+    if (!S->type_only && !a.d.isnull &&
+        rl_value_coerce(c, &a, RL_OID_REGCLASS, -1, false, &a, at) < 0)
+        return NULL;
+    static const char *const names[] = {"relid", "parentrelid", "isleaf", "level"};
+    static const uint32_t types[] = {RL_OID_REGCLASS, RL_OID_REGCLASS, RL_OID_BOOL, RL_OID_INT4};
+    return record_rowset(S, al, "pg_partition_tree", 4, names, types);
 }
 
 /* FROM regexp_matches / regexp_split_to_table / string_to_table: the
@@ -2127,6 +2235,10 @@ static rl_rowset *srf_rows(sel *S, rl_expr_ctx *c, const PgQuery__FuncCall *f,
         return from_setfn(S, c, f, al);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "ts_token_type") == 0)
         return from_token_types(S, c, f, al);
+    if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "pg_options_to_table") == 0)
+        return from_options(S, c, f, al);
+    if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "pg_partition_tree") == 0)
+        return from_partition_tree(S, c, f, al);
     if (f->n_args == 1)
         return from_elements(S, c, f, al, false);
     if (strcmp(rl_node_string(f->funcname[f->n_funcname - 1]), "generate_subscripts") == 0)

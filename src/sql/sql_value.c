@@ -117,6 +117,7 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_TIME:
     case RL_OID_TIMESTAMP:
     case RL_OID_TIMESTAMPTZ:
+    case 3220: /* pg_lsn: pg_subscription.subskiplsn's type, no value has it */
         return 8;
     case RL_OID_TIMETZ:
     case 1033: /* aclitem */

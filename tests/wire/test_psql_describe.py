@@ -212,6 +212,49 @@ SAME = [
     r"\dconfig+ work_mem",
     r"\dconfig+ *timeout",
     r"\dconfig wal_*",
+    # pg_get_functiondef (PostgreSQL 15's texts of the functions pg_proc
+    # lists, captured), pg_get_function_sqlbody, pg_proc.proacl
+    r"\sf lower(text)",
+    r"\sf+ pg_catalog.row_number",
+    r"\sf+ pg_catalog.obj_description(oid)",
+    r"\sf pg_catalog.int4(bigint)",
+    r"\sf count",
+    r"\sf pg_catalog.sum(integer)",
+    r"\sf nothing_like_this",
+    r"\sf ducklake_snapshot",
+    r"\df+",
+    r"\dfa+",
+    r"\df+ nothing*",
+    # pg_opfamily, pg_amop, pg_amproc (captured whole), pg_rewrite (no
+    # rules), pg_opfamily_is_visible
+    r"\dd",
+    r"\ddS",
+    r"\dd ducklake*",
+    r"\dAf",
+    r"\dAf btree int*",
+    r"\dAc",
+    r"\dAc btree",
+    r"\dAc brin int*",
+    # pg_foreign_table, pg_user_mappings (captured: empty),
+    # pg_options_to_table
+    r"\det",
+    r"\det+",
+    r"\deu",
+    r"\deu+",
+    r"\des+",
+    r"\dew+",
+    # pg_partition_tree (no partitioned relations), pg_size_pretty(numeric)
+    r"\dP",
+    r"\dP+",
+    r"\dPn+",
+    r"\dPt+ ducklake*",
+    r"\dPi+",
+    r"\df pg_catalog.pg_size_pretty",
+    r"\sf pg_catalog.pg_size_pretty(numeric)",
+    # pg_subscription (its columns: no subscriptions)
+    r"\dRs",
+    r"\dRs sub*",
+    r"\dRp+",
 ]
 
 # The same, but for the Size column: a lake's relations have no pages (their
@@ -246,6 +289,22 @@ KNOWN = {
         "this server has no users file: the connected user is the bootstrap superuser (oid 10) "
         "that owns every object (with one, \\du lists its users: tests/clients/test_roles.py); "
         "the test server has `postgres` (superuser) and `lake` (Create DB)",
+    ),
+    r"\du+": (
+        "                                          List of roles\n"
+        " Role name |                         Attributes                         | Member of | Description \n"
+        "-----------+------------------------------------------------------------+-----------+-------------\n"
+        " lake      | Superuser, Create role, Create DB, Replication, Bypass RLS | {}        | \n\n",
+        "as \\du (its Description: shobj_description, NULL as no comment on a role is kept)",
+    ),
+    r"\dRs+": (
+        "                                                           List of subscriptions\n"
+        " Name | Owner | Enabled | Publication | Binary | Streaming | Two-phase commit | Disable on error | Synchronous commit | Conninfo | Skip LSN \n"
+        "------+-------+---------+-------------+--------+-----------+------------------+------------------+--------------------+----------+----------\n"
+        "(0 rows)\n\n",
+        "the list PostgreSQL prints a superuser (the connected user is the bootstrap superuser, "
+        "as for \\du); PostgreSQL's role lake may not read pg_subscription.subconninfo "
+        "(42501 permission denied)",
     ),
     r"\dL": (
         "                    List of languages\n"

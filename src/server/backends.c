@@ -83,6 +83,16 @@ void srv_unregister(srv_backends *b, srv_backend *slot)
     srv_count(b->metrics, M_CONNECTIONS_ACTIVE, -1);
 }
 
+/* A cancel or terminate sent (counted) or aimed at no backend: logged. */
+static void note_signal(srv_backends *b, bool found, int32_t pid, const char *event)
+{
+    char p[16];
+    snprintf(p, sizeof p, "%d", pid);
+    if (found)
+        srv_count(b->metrics, M_CANCELS, 1);
+    srv_log(b->log, "info", event, "pid", p, NULL);
+}
+
 void srv_cancel(srv_backends *b, int32_t pid, int32_t secret)
 {
     bool found = false;
@@ -98,11 +108,7 @@ void srv_cancel(srv_backends *b, int32_t pid, int32_t secret)
         }
     }
     pthread_mutex_unlock(&b->mu);
-    char p[16];
-    snprintf(p, sizeof p, "%d", pid);
-    if (found)
-        srv_count(b->metrics, M_CANCELS, 1);
-    srv_log(b->log, "info", found ? "cancel_request" : "cancel_request_unknown", "pid", p, NULL);
+    note_signal(b, found, pid, found ? "cancel_request" : "cancel_request_unknown");
 }
 
 /* The statement's text as pg_stat_activity keeps it: cut to
@@ -191,11 +197,7 @@ static bool signal_source(void *ctx, int32_t pid, bool terminate)
             rl_session_cancel(r->sess);
     }
     pthread_mutex_unlock(&b->mu);
-    char p[16];
-    snprintf(p, sizeof p, "%d", pid);
-    if (found)
-        srv_count(b->metrics, M_CANCELS, 1);
-    srv_log(b->log, "info", terminate ? "terminate_backend" : "cancel_backend", "pid", p, NULL);
+    note_signal(b, found, pid, terminate ? "terminate_backend" : "cancel_backend");
     return found;
 }
 

@@ -726,6 +726,20 @@ static void test_attach_probes(void)
     rl_session_free(s);
 }
 
+/* The last statement gave one result set of one row: that row and (cols
+ * non-NULL) its RowDescription ("name:oid ..."). */
+static void check_one_row(const recorder *r, const char *cols, const char *row)
+{
+    CHECK_EQ_INT(r->nsets, 1);
+    if (r->nsets != 1)
+        return;
+    if (cols)
+        CHECK_EQ_STR(r->sets[0].cols, cols);
+    CHECK_EQ_INT(r->sets[0].n, 1);
+    if (r->sets[0].n == 1)
+        CHECK_EQ_STR(r->sets[0].rows[0], row);
+}
+
 /* regrole names the roles pg_roles lists, which differ between servers so
  * the differential case (174_regrole.sql) names predefined ones only: here
  * the owner (oid 10, the session user when it may write, quoted as needed)
@@ -743,21 +757,13 @@ static void test_regrole_roles(void)
               "SELECT 10::regrole, '\"Lake Owner\"'::regrole::oid, 'reader'::regrole::int4, "
               "16385::regrole, to_regrole('READER')",
               &err) == 0);
-    CHECK_EQ_INT(r.nsets, 1);
-    if (r.nsets == 1) {
-        CHECK_EQ_STR(r.sets[0].cols,
-                     "regrole:4096 oid:26 int4:23 regrole:4096 to_regrole:4096");
-        CHECK_EQ_INT(r.sets[0].n, 1);
-        if (r.sets[0].n == 1)
-            CHECK_EQ_STR(r.sets[0].rows[0], "\"Lake Owner\"|10|16385|reader|reader");
-    }
+    check_one_row(&r, "regrole:4096 oid:26 int4:23 regrole:4096 to_regrole:4096",
+                  "\"Lake Owner\"|10|16385|reader|reader");
     CHECK(run(s, &r, "SELECT to_regrole('\"lake owner\"'), to_regrole('\"Lake Owner\"')", &err) == 0);
-    if (r.nsets == 1 && r.sets[0].n == 1)
-        CHECK_EQ_STR(r.sets[0].rows[0], "N|\"Lake Owner\"");
+    check_one_row(&r, NULL, "N|\"Lake Owner\"");
     CHECK(run(s, &r, "SELECT relowner::regrole FROM pg_class WHERE oid = 'pg_class'::regclass",
               &err) == 0);
-    if (r.nsets == 1 && r.sets[0].n == 1)
-        CHECK_EQ_STR(r.sets[0].rows[0], "\"Lake Owner\"");
+    check_one_row(&r, NULL, "\"Lake Owner\"");
     CHECK(run(s, &r, "SELECT 'NoBody'::regrole", &err) < 0);
     CHECK_EQ_STR(err.sqlstate, "42704");
     CHECK_EQ_STR(err.message, "role \"nobody\" does not exist");

@@ -11,7 +11,8 @@
  * version()/pg_settings probe; key-prefix pushdown reading one table's keys
  * among 10,000 tables' rows (EXPLAIN ANALYZE's "Keys read"); the O(1) latest
  * snapshot read (rl_relation_max_key, counted in x->keys_read) including its
- * MVCC view; ctid stability within a transaction; tid parsing; 42P01.
+ * MVCC view; ctid stability within a transaction; tid parsing; 42P01;
+ * regrole of the lake's own roles (names, RowDescription, binary form).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -725,6 +726,64 @@ static void test_attach_probes(void)
     rl_session_free(s);
 }
 
+/* The last statement gave one result set of one row: that row and (cols
+ * non-NULL) its RowDescription ("name:oid ..."). */
+static void check_one_row(const recorder *r, const char *cols, const char *row)
+{
+    CHECK_EQ_INT(r->nsets, 1);
+    if (r->nsets != 1)
+        return;
+    if (cols)
+        CHECK_EQ_STR(r->sets[0].cols, cols);
+    CHECK_EQ_INT(r->sets[0].n, 1);
+    if (r->sets[0].n == 1)
+        CHECK_EQ_STR(r->sets[0].rows[0], row);
+}
+
+/* regrole names the roles pg_roles lists, which differ between servers so
+ * the differential case (174_regrole.sql) names predefined ones only: here
+ * the owner (oid 10, the session user when it may write, quoted as needed)
+ * and a read-only login role (16384 on), RowDescription's type 4096 and
+ * the binary form (regrolesend: the oid, 4 bytes big-endian). */
+static void test_regrole_roles(void)
+{
+    const rl_role roles[] = {{"Lake Owner", false}, {"reader", true}};
+    rl_session_info info = {.user = "Lake Owner", .application_name = "",
+                            .client_addr = "127.0.0.1", .roles = roles, .nroles = 2};
+    rl_session *s = rl_session_new(eng, &info);
+    recorder r = {0};
+    rl_error err;
+    CHECK(run(s, &r,
+              "SELECT 10::regrole, '\"Lake Owner\"'::regrole::oid, 'reader'::regrole::int4, "
+              "16385::regrole, to_regrole('READER')",
+              &err) == 0);
+    check_one_row(&r, "regrole:4096 oid:26 int4:23 regrole:4096 to_regrole:4096",
+                  "\"Lake Owner\"|10|16385|reader|reader");
+    CHECK(run(s, &r, "SELECT to_regrole('\"lake owner\"'), to_regrole('\"Lake Owner\"')", &err) == 0);
+    check_one_row(&r, NULL, "N|\"Lake Owner\"");
+    CHECK(run(s, &r, "SELECT relowner::regrole FROM pg_class WHERE oid = 'pg_class'::regclass",
+              &err) == 0);
+    check_one_row(&r, NULL, "\"Lake Owner\"");
+    CHECK(run(s, &r, "SELECT 'NoBody'::regrole", &err) < 0);
+    CHECK_EQ_STR(err.sqlstate, "42704");
+    CHECK_EQ_STR(err.message, "role \"nobody\" does not exist");
+    CHECK_EQ_INT(err.position, 8);
+    CHECK(run(s, &r, "SELECT 'Lake Owner'::regrole", &err) < 0); /* two words */
+    CHECK_EQ_STR(err.sqlstate, "42602");
+    CHECK_EQ_INT(err.position, 8);
+    rec_clear(&r);
+    rl_session_free(s);
+    rl_value v = {.oid = RL_OID_REGROLE, .typmod = -1};
+    v.d.v.i = 16385;
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    CHECK(rl_value_encode_binary(&b, &v));
+    CHECK_EQ_INT(b.len, 4);
+    if (b.len == 4)
+        CHECK(memcmp(b.data, "\x00\x00\x40\x01", 4) == 0);
+    rl_buf_free(&b);
+}
+
 static void test_unknown_relation(void)
 {
     rl_session *s = new_session();
@@ -1003,6 +1062,7 @@ int main(void)
     RUN(test_scan_keys_same_rows);
     RUN(test_shared_parse_cache);
     RUN(test_attach_probes);
+    RUN(test_regrole_roles);
     RUN(test_unknown_relation);
     RUN(test_prefix_pushdown);
     RUN(test_range_pushdown);

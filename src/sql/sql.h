@@ -68,6 +68,7 @@ enum {
     RL_OID_UUID = 2950,
     RL_OID_JSONB = 3802,
     RL_OID_REGNAMESPACE = 4089,
+    RL_OID_REGROLE = 4096,
     RL_OID_XID8 = 5069,
     RL_OID_REGDICTIONARY = 3769
 };
@@ -139,7 +140,7 @@ typedef struct rl_engine rl_engine;
 typedef struct rl_session rl_session;
 
 /* PostgreSQL text output of a value as session s prints it: reg* values
- * (regclass, regtype, regnamespace, regproc, regprocedure) as the names
+ * (regclass, regtype, regnamespace, regrole, regproc, regprocedure) as the names
  * their oids have in the session's catalog now (the number when none),
  * anything else as rl_value_to_text. */
 void rl_session_value_text(rl_session *s, rl_buf *out, const rl_value *v);

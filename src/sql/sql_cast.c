@@ -190,6 +190,7 @@ const char *rl_oid_type_name(uint32_t oid)
     case RL_OID_REGPROCEDURE: return "regprocedure";
     case RL_OID_REGTYPE: return "regtype";
     case RL_OID_REGNAMESPACE: return "regnamespace";
+    case RL_OID_REGROLE: return "regrole";
     case RL_OID_REGDICTIONARY: return "regdictionary";
     case RL_OID_VOID: return "void";
     case RL_OID_UUID: return "uuid";
@@ -611,7 +612,7 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
                          schema ? schema : "", schema ? "." : "", name);
 }
 
-/* regtype, regnamespace, regproc, regprocedure input by name, with
+/* regtype, regnamespace, regrole, regproc, regprocedure input by name, with
  * PostgreSQL's errors. */
 static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len, rl_value *out,
                          int loc)
@@ -657,6 +658,16 @@ static int reg_from_text(rl_expr_ctx *c, uint32_t oid, const char *p, size_t len
     case RL_OID_REGNAMESPACE:
         return rl_exec_error(c->x, RL_SQLSTATE_INVALID_SCHEMA_NAME, loc,
                              "schema \"%.*s\" does not exist", (int)len, p);
+    case RL_OID_REGROLE: { /* the name as read: quotes gone, lower-cased unless quoted */
+        rl_qualified_name q;
+        char name[256];
+        if (rl_qualified_name_split(p, len, &q))
+            rl_qualified_name_text(&q, name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%.*s", (int)len, p);
+        return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc, "role \"%s\" does not exist",
+                             name);
+    }
     case RL_OID_REGDICTIONARY:
         return rl_exec_error(c->x, RL_SQLSTATE_UNDEFINED_OBJECT, loc,
                              "text search dictionary \"%.*s\" does not exist", (int)len, p);
@@ -1047,6 +1058,7 @@ int rl_text_to_value(rl_expr_ctx *c, const char *p, size_t len, uint32_t oid,
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGROLE:
     case RL_OID_REGDICTIONARY:
         if (len == 1 && p[0] == '-') { /* "-": no object */
             rl_val_int(out, oid, 0);
@@ -1514,7 +1526,7 @@ static uint32_t internal_array_type_oid(const char *name)
         "bool", "int2", "int4", "int8", "float4", "float8", "numeric", "text", "varchar",
         "bpchar", "name", "char", "oid", "date", "time", "timetz", "timestamp", "timestamptz",
         "interval", "uuid", "bytea", "json", "jsonb", "regclass", "regtype", "regproc",
-        "regnamespace",
+        "regnamespace", "regrole",
     };
     if (name[0] != '_')
         return 0;

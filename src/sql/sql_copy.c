@@ -99,6 +99,7 @@ int rl_value_from_binary(rl_exec *x, uint32_t oid, int32_t typmod, const uint8_t
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGROLE:
     case RL_OID_REGDICTIONARY:
         if (need_len(x, len, 4) < 0)
             return -1;

@@ -158,7 +158,7 @@ static bool is_unknown_const(const dn *d) { return d->k == DN_CONST && d->type =
 static bool is_reg_type(uint32_t t)
 {
     return t == RL_OID_REGCLASS || t == RL_OID_REGTYPE || t == RL_OID_REGPROC ||
-           t == RL_OID_REGNAMESPACE;
+           t == RL_OID_REGNAMESPACE || t == RL_OID_REGROLE;
 }
 
 /* d as a value of type t (typmod -1): an unknown literal becomes a constant

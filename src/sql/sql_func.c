@@ -556,8 +556,8 @@ static int fn_to_regclass(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
     return rl_regclass_from_text(c, (const char *)a[0].d.v.s.p, a[0].d.v.s.len, true, out, -1);
 }
 
-/* to_regtype / to_regnamespace / to_regproc / to_regprocedure: the oid
- * the name has, as that type's input reads it, or NULL where the input
+/* to_regtype / to_regnamespace / to_regrole / to_regproc / to_regprocedure:
+ * the oid the name has, as that type's input reads it, or NULL where the input
  * would fail for a missing object, or (to_regproc) for a name of several
  * functions (psycopg's type lookup asks to_regtype('hstore')). */
 static int to_reg(rl_expr_ctx *c, uint32_t oid, const rl_value *name, rl_value *out)
@@ -597,6 +597,11 @@ static int fn_to_regprocedure(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
 static int fn_to_regnamespace(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
     return to_reg(c, RL_OID_REGNAMESPACE, &a[0], out);
+}
+
+static int fn_to_regrole(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
+{
+    return to_reg(c, RL_OID_REGROLE, &a[0], out);
 }
 
 /* pg_database_size(name): the store's bytes for this session's database.

@@ -4780,7 +4780,7 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf,
 
 /* ========================================================= reg* types
  *
- * regclass, regtype, regnamespace, regproc and regprocedure: an oid that
+ * regclass, regtype, regnamespace, regrole, regproc and regprocedure: an oid that
  * reads and prints as a name, looked up in this transaction's catalog. */
 
 /* PostgreSQL's quote_ident (keywords included). */
@@ -5123,6 +5123,12 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
             quote_ident(ns ? ns : lake, buf, n);
         return r;
     }
+    case RL_OID_REGROLE: { /* a role pg_roles lists */
+        const char *role = rl_pgcatalog_role_name(x, oid);
+        if (role)
+            quote_ident(role, buf, n);
+        return role != NULL;
+    }
     case RL_OID_REGPROC:
     case RL_OID_REGPROCEDURE: {
         const proc_def *f = proc_by_oid(oid);
@@ -5452,7 +5458,7 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
     }
     int split;
     size_t bare = namelen; /* the name without an array's "[]" */
-    if (type == RL_OID_REGNAMESPACE) { /* one name, never qualified */
+    if (type == RL_OID_REGNAMESPACE || type == RL_OID_REGROLE) { /* one name, never qualified */
         rl_qualified_name q;
         if (!rl_qualified_name_split(p, namelen, &q) || q.n != 1)
             return -4;
@@ -5508,6 +5514,8 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
             *oid = rl_pgcatalog_namespace_oid(name);
         return found;
     }
+    case RL_OID_REGROLE:
+        return rl_pgcatalog_role_oid(x, name, oid);
     case RL_OID_REGPROC:
     case RL_OID_REGPROCEDURE: {
         if (has_schema && strcmp(schema, "pg_catalog") != 0)

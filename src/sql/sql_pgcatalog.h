@@ -177,7 +177,7 @@ int rl_pgcatalog_schema_exists(rl_exec *x, const char *schema);
 /* The oid of the lake's primary-key index schema.name (schema NULL: on
  * the search path): 1, 0 none, -1 error. */
 int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uint32_t *oid);
-/* reg* input (regtype, regnamespace, regproc, regprocedure) of the name
+/* reg* input (regtype, regnamespace, regrole, regproc, regprocedure) of the name
  * p[0..len): 1 (*oid set), 0 no such object, -1 error (x's error set), -2
  * more than one function of that name, -3 regprocedure without "(", -4
  * malformed name. Errors raised here are at `loc`. */

@@ -61,7 +61,8 @@ static uint32_t special_type_oid(const char *name)
     } types[] = {
         {"oid", RL_OID_OID},         {"regclass", RL_OID_REGCLASS}, {"regproc", RL_OID_REGPROC},
         {"regprocedure", RL_OID_REGPROCEDURE}, {"regtype", RL_OID_REGTYPE},
-        {"regnamespace", RL_OID_REGNAMESPACE}, {"regdictionary", RL_OID_REGDICTIONARY},
+        {"regnamespace", RL_OID_REGNAMESPACE}, {"regrole", RL_OID_REGROLE},
+        {"regdictionary", RL_OID_REGDICTIONARY},
         {"tid", RL_OID_TID},         {"name", RL_OID_NAME},         {"char", RL_OID_CHAR},
         {"xid8", RL_OID_XID8},
         {"unknown", RL_OID_UNKNOWN}, {"int2vector", RL_OID_INT2VECTOR},
@@ -103,6 +104,7 @@ int16_t rl_oid_typlen(uint32_t oid)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGROLE:
     case RL_OID_REGDICTIONARY:
     case RL_OID_FLOAT4:
     case RL_OID_DATE:
@@ -139,7 +141,8 @@ int16_t rl_oid_typlen(uint32_t oid)
 bool rl_oid_is_reg(uint32_t oid)
 {
     return oid == RL_OID_REGCLASS || oid == RL_OID_REGPROC || oid == RL_OID_REGPROCEDURE ||
-           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE || oid == RL_OID_REGDICTIONARY;
+           oid == RL_OID_REGTYPE || oid == RL_OID_REGNAMESPACE || oid == RL_OID_REGROLE ||
+           oid == RL_OID_REGDICTIONARY;
 }
 
 /* ---------------------------------------------------------------- arrays */
@@ -292,6 +295,7 @@ void rl_value_to_text(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGROLE:
     case RL_OID_REGDICTIONARY:
         rl_buf_put_i64(out, v->d.v.i);
         return;
@@ -616,6 +620,7 @@ bool rl_value_encode_binary(rl_buf *out, const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGROLE:
     case RL_OID_REGDICTIONARY:
     case RL_OID_REGPROC: rl_buf_put_be32(out, (uint32_t)(int32_t)d->v.i); return true;
     case RL_OID_JSONB: /* jsonb_send: version 1, the text */
@@ -790,6 +795,7 @@ static bool value_has_bytes(const rl_value *v)
     case RL_OID_REGPROCEDURE:
     case RL_OID_REGTYPE:
     case RL_OID_REGNAMESPACE:
+    case RL_OID_REGROLE:
     case RL_OID_REGDICTIONARY:
     case RL_OID_TID:
     case RL_OID_XID8:

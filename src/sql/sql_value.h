@@ -187,7 +187,7 @@ bool rl_value_has_bytes(const rl_value *v);
  * form here. */
 bool rl_value_encode_binary(rl_buf *out, const rl_value *v);
 
-/* regclass, regtype, regnamespace, regproc, regprocedure: an oid that
+/* regclass, regtype, regnamespace, regrole, regproc, regprocedure: an oid that
  * prints as a name, looked up at output time in the session's catalog
  * (rl_session_value_text); without a session the number. */
 bool rl_oid_is_reg(uint32_t oid);

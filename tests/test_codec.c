@@ -7,6 +7,7 @@
  * Needs only codec.c and buf.c; every helper is static so the file links
  * against the whole library too.
  */
+#include "base/utf8.h"
 #include "keys/codec.h"
 #include "pgtype/pgtype.h"
 #include "testutil.h"
@@ -1070,8 +1071,41 @@ static void test_binary_input_errors(void)
     }
 }
 
+/* rl_utf8_clip (identifiers cut to 63 bytes, pg_stat_activity's query
+ * text): n bytes cut back to a whole character, the whole string when it
+ * is not longer, and never a read past byte n + 1 (the string below has no
+ * terminator after the bytes it is asked about: ASan would see it). */
+static void test_utf8_clip(void)
+{
+    static const char *const chars[] = {"a", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80"};
+    char s[64];
+    for (int round = 0; round < 200; round++) {
+        size_t len = 0, ends[64], nends = 0;
+        ends[nends++] = 0;
+        while (len < 40) {
+            const char *c = chars[(unsigned)(round * 7 + len * 3) % 4];
+            memcpy(s + len, c, strlen(c));
+            len += strlen(c);
+            ends[nends++] = len;
+        }
+        s[len] = '\0';
+        for (size_t n = 0; n <= len + 2; n++) {
+            size_t want = 0;
+            for (size_t i = 0; i < nends; i++)
+                if (ends[i] <= n)
+                    want = ends[i];
+            CHECK_EQ_INT(rl_utf8_clip(s, n), n >= len ? len : want);
+        }
+    }
+    char *bare = malloc(8); /* "abcdefgh" with no NUL: clipping to 6 reads 7 at most */
+    memcpy(bare, "abcdefgh", 8);
+    CHECK_EQ_INT(rl_utf8_clip(bare, 6), 6);
+    free(bare);
+}
+
 int main(void)
 {
+    RUN(test_utf8_clip);
     RUN(test_edge_values_round_trip);
     RUN(test_random_rows_round_trip);
     RUN(test_all_null_and_wide_rows);

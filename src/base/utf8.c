@@ -63,7 +63,8 @@ int rl_utf8_check(rl_error *e, const uint8_t *p, size_t n)
 
 size_t rl_utf8_clip(const char *s, size_t n)
 {
-    size_t len = strlen(s);
+    /* only whether s is longer than n matters: never past byte n + 1 */
+    size_t len = n == SIZE_MAX ? strlen(s) : strnlen(s, n + 1);
     if (n >= len)
         return len;
     while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) /* a continuation byte */

@@ -115,7 +115,7 @@ void srv_cancel(srv_backends *b, int32_t pid, int32_t secret)
  * track_activity_query_size at a character boundary. */
 static void keep_query(rl_backend_activity *a, const char *sql)
 {
-    size_t n = strlen(sql);
+    size_t n = strnlen(sql, sizeof a->query); /* a statement of megabytes is not measured whole */
     if (n >= sizeof a->query)
         n = rl_utf8_clip(sql, sizeof a->query - 1);
     memcpy(a->query, sql, n);

@@ -8,8 +8,10 @@
  */
 #include "server/backends.h"
 
+#include <assert.h>
 #include <openssl/rand.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -24,7 +26,7 @@ static int64_t unix_us(void)
     return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
 }
 
-static size_t list_source(void *ctx, rl_backend_activity *out, size_t max);
+static rl_backend_activity *list_source(void *ctx, size_t *n);
 static bool signal_source(void *ctx, int32_t pid, bool terminate);
 
 void srv_backends_init(srv_backends *b, int max_slots, srv_metrics *metrics, srv_logger *log)
@@ -167,16 +169,18 @@ void srv_activity_ready(srv_backends *b, srv_backend *slot, char status)
 
 bool srv_terminating(srv_backend *slot) { return atomic_load(&slot->terminate); }
 
-static size_t list_source(void *ctx, rl_backend_activity *out, size_t max)
+static rl_backend_activity *list_source(void *ctx, size_t *n)
 {
     srv_backends *b = ctx;
-    size_t n = 0;
+    size_t k = 0;
     pthread_mutex_lock(&b->mu);
-    for (srv_backend *r = b->slots; r; r = r->next, n++)
-        if (n < max)
-            out[n] = r->act;
+    rl_backend_activity *all = malloc(((size_t)b->nslots + 1) * sizeof *all);
+    for (srv_backend *r = b->slots; r && all; r = r->next)
+        all[k++] = r->act;
+    assert(k <= (size_t)b->nslots); /* nslots counts the registry's list */
     pthread_mutex_unlock(&b->mu);
-    return n;
+    *n = k;
+    return all;
 }
 
 /* pg_cancel_backend as a CancelRequest without the key; pg_terminate_backend

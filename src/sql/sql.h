@@ -205,8 +205,9 @@ typedef struct rl_backend_activity {
  * functions (pg_cancel_backend, pg_terminate_backend). */
 typedef struct rl_activity_source {
     void *ctx;
-    /* Copies up to max backends into out; returns how many there are. */
-    size_t (*list)(void *ctx, rl_backend_activity *out, size_t max);
+    /* Every backend, copied at one instant: a malloc'd array of *n the
+     * caller frees; NULL only when out of memory. */
+    rl_backend_activity *(*list)(void *ctx, size_t *n);
     /* Cancels the running statement of backend pid, or ends its session
      * (terminate): true when such a backend exists. */
     bool (*signal)(void *ctx, int32_t pid, bool terminate);

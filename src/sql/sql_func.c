@@ -398,15 +398,23 @@ static int fn_promote(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int 
     return 0;
 }
 
-/* Is backend pid still listed? */
-static bool backend_listed(const rl_activity_source *src, int32_t pid, rl_backend_activity *buf,
-                           size_t cap)
+/* Backend pid of the server, copied into *out: 1, 0 when there is none,
+ * -1 with 53200 when out of memory. */
+static int find_backend(rl_exec *x, const rl_activity_source *src, int32_t pid,
+                        rl_backend_activity *out)
 {
-    size_t n = src->list(src->ctx, buf, cap);
-    for (size_t i = 0; i < n && i < cap; i++)
-        if (buf[i].pid == pid)
-            return true;
-    return n > cap; /* more than the buffer holds: cannot tell, keep waiting */
+    size_t n = 0;
+    rl_backend_activity *all = src ? src->list(src->ctx, &n) : NULL;
+    if (src && !all)
+        return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++)
+        if (all[i].pid == pid) {
+            *out = all[i];
+            found = 1;
+        }
+    free(all);
+    return found;
 }
 
 /* pg_terminate_backend(pid, timeout > 0): wait until the backend is gone,
@@ -414,12 +422,16 @@ static bool backend_listed(const rl_activity_source *src, int32_t pid, rl_backen
 static int wait_for_end(rl_expr_ctx *c, int32_t pid, int64_t timeout_ms, rl_value *out)
 {
     const rl_activity_source *src = c->x->s->activity;
-    size_t cap = src->list(src->ctx, NULL, 0) + 8;
-    rl_backend_activity *buf = rl_arena_alloc(c->arena, cap * sizeof *buf);
-    if (!buf)
-        return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    rl_backend_activity seen;
     uint64_t end = rl_monotonic_ns() + (uint64_t)timeout_ms * 1000000u;
-    while (backend_listed(src, pid, buf, cap)) {
+    for (;;) {
+        int listed = find_backend(c->x, src, pid, &seen);
+        if (listed < 0)
+            return -1;
+        if (!listed) {
+            rl_val_bool(out, true);
+            return 0;
+        }
         if (rl_exec_check_cancel(c->x) < 0)
             return -1;
         if (rl_monotonic_ns() >= end) {
@@ -432,8 +444,6 @@ static int wait_for_end(rl_expr_ctx *c, int32_t pid, int64_t timeout_ms, rl_valu
         struct timespec d = {.tv_sec = 0, .tv_nsec = 5000000L};
         nanosleep(&d, NULL);
     }
-    rl_val_bool(out, true);
-    return 0;
 }
 
 /* pg_cancel_backend / pg_terminate_backend: signal a backend of the server
@@ -449,32 +459,21 @@ static int signal_backend(rl_expr_ctx *c, const rl_value *a, bool terminate, rl_
     if (terminate && a[1].d.v.i < 0)
         return rl_exec_error(c->x, RL_SQLSTATE_NUMERIC_VALUE_OUT_OF_RANGE, -1,
                              "\"timeout\" must not be negative");
-    rl_backend_activity *all = NULL;
-    size_t n = 0, cap = 0;
     const rl_activity_source *src = s ? s->activity : NULL;
-    if (src) {
-        cap = src->list(src->ctx, NULL, 0) + 8; /* room for some that connect meanwhile */
-        all = rl_arena_alloc(c->arena, cap * sizeof *all);
-        if (!all)
-            return rl_exec_error(c->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-        n = src->list(src->ctx, all, cap);
-        if (n > cap)
-            n = cap;
-    }
-    const rl_backend_activity *target = NULL;
-    for (size_t i = 0; i < n && !target; i++)
-        if (all[i].pid == pid)
-            target = &all[i];
-    if (!target) {
+    rl_backend_activity target;
+    int found = find_backend(c->x, src, pid, &target);
+    if (found < 0)
+        return -1;
+    if (!found) {
         rl_exec_notice(c->x, RL_SQLSTATE_WARNING, "PID %d is not a PostgreSQL backend process", pid);
         rl_val_bool(out, false);
         return 0;
     }
-    if (s->read_only_role && target->superuser)
+    if (s->read_only_role && target.superuser)
         return rl_exec_error(c->x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
                              terminate ? "must be a superuser to terminate superuser process"
                                        : "must be a superuser to cancel superuser query");
-    if (s->read_only_role && strcmp(target->usename, s->user) != 0)
+    if (s->read_only_role && strcmp(target.usename, s->user) != 0)
         return rl_exec_error(c->x, RL_SQLSTATE_INSUFFICIENT_PRIVILEGE, -1,
                              terminate ? "must be a member of the role whose process is being "
                                          "terminated or member of pg_signal_backend"

@@ -3680,13 +3680,12 @@ static int gen_stat_activity(gen_ctx *g)
     const rl_activity_source *src = g->x->s ? g->x->s->activity : NULL;
     if (!src)
         return 0;
-    size_t cap = src->list(src->ctx, NULL, 0) + 8;
-    rl_backend_activity *all = malloc(cap * sizeof *all);
+    size_t n = 0;
+    rl_backend_activity *all = src->list(src->ctx, &n);
     if (!all)
         return rl_exec_error(g->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
-    size_t n = src->list(src->ctx, all, cap);
     int rc = 0;
-    for (size_t i = 0; i < n && i < cap && rc == 0; i++)
+    for (size_t i = 0; i < n && rc == 0; i++)
         rc = emit_activity(g, &all[i]);
     free(all);
     return rc < 0 ? -1 : 0;

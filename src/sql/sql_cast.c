@@ -364,57 +364,64 @@ int rl_number_convert(rl_expr_ctx *c, const rl_value *in, uint32_t oid, rl_value
     return 0;
 }
 
-/* varchar(n): assignment rejects longer strings, a cast truncates. */
+/* The bytes of the first max characters of p[0..len) (all of them when
+ * shorter), with *chars the characters they hold. */
+static size_t char_prefix(const uint8_t *p, size_t len, size_t max, size_t *chars)
+{
+    size_t i = 0, n = 0;
+    for (; i < len; i++) {
+        if ((p[i] & 0xC0) == 0x80)
+            continue;
+        if (n == max)
+            break;
+        n++;
+    }
+    *chars = n;
+    return i;
+}
+
+/* A value longer than its type's n characters, cut to them: always by an
+ * explicit cast, by assignment only when what goes is blanks (else 22001,
+ * the executor's check of varchar() / bpchar(): no position). */
+static int cut_to_length(rl_expr_ctx *c, rl_value *v, size_t keep, size_t max, bool explicit_cast,
+                         const char *type)
+{
+    const uint8_t *p = v->d.v.s.p;
+    for (size_t k = keep; k < v->d.v.s.len && !explicit_cast; k++)
+        if (p[k] != ' ')
+            return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, -1,
+                                 "value too long for type %s(%d)", type, (int)max);
+    v->d.v.s.len = keep;
+    return 0;
+}
+
+/* varchar(n) (typmod n + 4): a longer value is cut to n characters, see
+ * cut_to_length. */
 static int apply_varchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast)
 {
     if (v->d.isnull || typmod < 4)
         return 0;
-    size_t max = (size_t)(typmod - 4), chars = 0, i = 0;
-    const uint8_t *p = v->d.v.s.p;
-    for (; i < v->d.v.s.len; i++) {
-        if ((p[i] & 0xC0) == 0x80)
-            continue;
-        if (chars == max)
-            break;
-        chars++;
-    }
-    if (i == v->d.v.s.len)
+    size_t max = (size_t)(typmod - 4), chars;
+    size_t keep = char_prefix(v->d.v.s.p, v->d.v.s.len, max, &chars);
+    if (keep == v->d.v.s.len)
         return 0;
-    if (!explicit_cast) /* varchar(): the executor's check, no position */
-        return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, -1,
-                             "value too long for type character varying(%d)",
-                             (int)max);
-    v->d.v.s.len = i;
-    return 0;
+    return cut_to_length(c, v, keep, max, explicit_cast, "character varying");
 }
 
 /* character(n) (typmod n + 4; bare bpchar has none): a shorter value is
- * padded with blanks to n characters; a longer one is cut to n by an explicit
- * cast, and by assignment only when what goes is blanks (else 22001, as
- * bpchar()'s check in the executor: no position). */
+ * padded with blanks to n characters, a longer one cut to n (see
+ * cut_to_length). */
 static int apply_bpchar_typmod(rl_expr_ctx *c, rl_value *v, int32_t typmod, bool explicit_cast)
 {
     v->typmod = typmod;
     if (v->d.isnull || typmod < 5)
         return 0;
-    size_t max = (size_t)(typmod - 4), chars = 0, i = 0;
+    size_t max = (size_t)(typmod - 4), chars;
     const uint8_t *p = v->d.v.s.p;
     size_t len = v->d.v.s.len;
-    for (; i < len; i++) {
-        if ((p[i] & 0xC0) == 0x80)
-            continue;
-        if (chars == max)
-            break;
-        chars++;
-    }
-    if (i < len) {
-        for (size_t k = i; k < len && !explicit_cast; k++)
-            if (p[k] != ' ')
-                return rl_exec_error(c->x, RL_SQLSTATE_STRING_DATA_RIGHT_TRUNCATION, -1,
-                                     "value too long for type character(%d)", (int)max);
-        v->d.v.s.len = i;
-        return 0;
-    }
+    size_t keep = char_prefix(p, len, max, &chars);
+    if (keep < len)
+        return cut_to_length(c, v, keep, max, explicit_cast, "character");
     if (chars == max)
         return 0;
     rl_buf b;

@@ -103,3 +103,12 @@ CREATE TABLE fk6 (k char(4) REFERENCES pk3 (k));
 INSERT INTO fk6 VALUES ('z');
 SELECT k || '|' FROM fk6;
 SELECT nullif('a'::char(3), 'a'), pg_typeof(nullif('a'::char(3), 'a')), nullif('a'::varchar, 'a '::char(3)), pg_typeof(nullif('a'::varchar, 'a '::char(3))), nullif('a '::char(3), 'a'::text) || '|', nullif('b'::char(3), 'a') || '|';
+-- varchar(n) as character(n): assignment cuts a longer value when what goes
+-- is blanks (it was 22001), else 22001; a cast always cuts
+CREATE TABLE vc (x varchar(3));
+INSERT INTO vc VALUES ('ab    '), ('abc  ');
+INSERT INTO vc VALUES ('abcd');
+UPDATE vc SET x = 'xy     ' WHERE x = 'ab ';
+SELECT x, length(x), octet_length(x) FROM vc ORDER BY x;
+SELECT 'ab    '::varchar(3) || '|', 'abcd'::varchar(3), 'éé  '::varchar(2) || '|';
+DROP TABLE vc;

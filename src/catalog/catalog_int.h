@@ -547,6 +547,10 @@ int cat_unique_entry_key(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
 /* Does a UNIQUE index over expressions or with a predicate sit on d (a
  * table commit sequencing then never rebases)? 1, 0, -1 with err. */
 int cat_table_has_computed_unique(rl_txn *t, const rl_table_desc *d, rl_error *err);
+/* PostgreSQL's detail "Key (a, b)=(1, x) <what>" of the columns `cols` of
+ * row in d into out (rows.c; what carries its own full stop). */
+void cat_key_text(const rl_table_desc *d, const int *cols, size_t n, const rl_datum *row,
+                  const char *what, char *out, size_t outn);
 /* PostgreSQL's detail "Key (a, lower(b))=(1, x) <what>." into out. */
 void cat_unique_key_text(rl_txn *t, const cat_unique *u, const rl_table_desc *d,
                          const rl_datum *row, const char *what, char *out, size_t n);

@@ -264,29 +264,6 @@ static bool referenced_cols(rl_txn *t, const cat_fkey *f, const rl_table_desc *d
     return true;
 }
 
-/* "Key (a, b)=(1, x) <what>." of the columns `cols` of row in d. */
-static void key_text(const rl_table_desc *d, const int *cols, size_t n, const rl_datum *row,
-                     const char *what, char *out, size_t outn)
-{
-    rl_buf names, vals;
-    rl_buf_init(&names, 0);
-    rl_buf_init(&vals, 0);
-    for (size_t j = 0; j < n; j++) {
-        rl_buf_printf(&names, "%s%s", j ? ", " : "", d->cols[cols[j]].name);
-        if (j)
-            rl_buf_put_str(&vals, ", ");
-        if (row[cols[j]].isnull)
-            rl_buf_put_str(&vals, "null");
-        else
-            rl_datum_to_text(&vals, d->cols[cols[j]].type, &row[cols[j]]);
-    }
-    snprintf(out, outn, "Key (%.*s)=(%.*s) %s", (int)names.len,
-             names.data ? (const char *)names.data : "", (int)vals.len,
-             vals.data ? (const char *)vals.data : "", what);
-    rl_buf_free(&names);
-    rl_buf_free(&vals);
-}
-
 /* --------------------------------------------- a referencing row's write */
 
 static int match_full_violation(const cat_fkey *f, const char *table, rl_error *err)
@@ -359,7 +336,7 @@ static int check_one(rl_txn *t, const cat_fkey *f, const rl_table_desc *d, const
     char detail[256];
     char what[RL_INDEX_NAME_MAX + 40];
     snprintf(what, sizeof what, "is not present in table \"%s\".", f->ref.def.table);
-    key_text(d, cols, f->def.ncols, row, what, detail, sizeof detail);
+    cat_key_text(d, cols, f->def.ncols, row, what, detail, sizeof detail);
     if (found == 0) {
         rl_error_set(err, RL_SQLSTATE_FOREIGN_KEY_VIOLATION,
                      "insert or update on table \"%s\" violates foreign key constraint \"%s\"",
@@ -610,7 +587,7 @@ static int referenced_key_gone(rl_txn *t, const cat_fkey *f, const rl_table_desc
     char action = nw ? f->def.on_update : f->def.on_delete;
     char detail[256], what[RL_INDEX_NAME_MAX + 40];
     snprintf(what, sizeof what, "is still referenced from table \"%s\".", f->table);
-    key_text(pd, rcols, f->def.ncols, old, what, detail, sizeof detail);
+    cat_key_text(pd, rcols, f->def.ncols, old, what, detail, sizeof detail);
     held_key *refs = NULL;
     size_t nrefs = 0;
     bool self = on_table(f->tag, f->dyn_id, pd);

@@ -80,30 +80,44 @@ static int unique_prefix_taken(rl_txn *t, const uint8_t *prefix, size_t plen, rl
     return found;
 }
 
-/* "(snapshot_id)=(5)" text of the PK or key columns, as PostgreSQL's detail. */
-static void key_detail(const rl_table_desc *d, const rl_datum *row, char *out, size_t n)
+/* PostgreSQL's detail "Key (a, b)=(1, x) <what>" of the columns `cols` of
+ * row in d (what carries its own full stop). */
+void cat_key_text(const rl_table_desc *d, const int *cols, size_t n, const rl_datum *row,
+                  const char *what, char *out, size_t outn)
 {
     rl_buf names, vals;
     rl_buf_init(&names, 0);
     rl_buf_init(&vals, 0);
-    bool first = true;
-    for (int i = 0; i < d->nkey; i++) {
-        int col = d->key[i];
-        if (d->pk_col >= 0)
-            col = i == 0 ? d->pk_col : -2;
-        if (col < 0)
-            continue;
-        rl_buf_printf(&names, "%s%s", first ? "" : ", ", d->cols[col].name);
-        if (!first)
+    for (size_t j = 0; j < n; j++) {
+        assert(cols[j] >= 0 && cols[j] < d->ncols_max);
+        rl_buf_printf(&names, "%s%s", j ? ", " : "", d->cols[cols[j]].name);
+        if (j)
             rl_buf_put_str(&vals, ", ");
-        rl_datum_to_text(&vals, d->cols[col].type, &row[col]);
-        first = false;
+        if (row[cols[j]].isnull)
+            rl_buf_put_str(&vals, "null");
+        else
+            rl_datum_to_text(&vals, d->cols[cols[j]].type, &row[cols[j]]);
     }
-    snprintf(out, n, "Key (%.*s)=(%.*s) already exists.", (int)names.len,
+    snprintf(out, outn, "Key (%.*s)=(%.*s) %s", (int)names.len,
              names.data ? (const char *)names.data : "", (int)vals.len,
-             vals.data ? (const char *)vals.data : "");
+             vals.data ? (const char *)vals.data : "", what);
     rl_buf_free(&names);
     rl_buf_free(&vals);
+}
+
+/* "Key (snapshot_id)=(5) already exists." of the PRIMARY KEY (or, without
+ * one, the storage key columns), as PostgreSQL's detail. */
+static void key_detail(const rl_table_desc *d, const rl_datum *row, char *out, size_t n)
+{
+    int cols[RL_MAX_KEY_FIELDS];
+    size_t ncols = 0;
+    if (d->pk_col >= 0)
+        cols[ncols++] = d->pk_col;
+    else
+        for (int i = 0; i < d->nkey; i++)
+            if (d->key[i] >= 0) /* not the row sequence (RL_KEY_SEQ) */
+                cols[ncols++] = d->key[i];
+    cat_key_text(d, cols, ncols, row, "already exists.", out, n);
 }
 
 static int duplicate_error(const rl_table_desc *d, const rl_datum *row, rl_error *err)

@@ -722,7 +722,9 @@ typedef int (*rl_index_fn)(void *ctx, const char *schema, const rl_index_def *de
                            rl_datum *vals, rl_type *types, rl_error *err);
 void rl_txn_set_index_fn(rl_txn *txn, rl_index_fn fn, void *ctx);
 /* Off: row writes keep FOREIGN KEY entries but check no referenced key (a
- * rebuild writing back rows that were valid, in any order). */
+ * rebuild writing back rows that were valid, in any order), and a
+ * referenced row's DELETE or key UPDATE checks and does nothing (TRUNCATE,
+ * which deletes every referencing table's rows in the same statement). */
 void rl_txn_fkey_checks(rl_txn *txn, bool on);
 /* CHECK constraints (0x80 0A schema table name -> definition, checks.c).
  * The catalog stores and lists them; the expression's texts are what the

@@ -370,6 +370,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     s->in_block = false;
     s->failed = false;
     s->read_only_txn = false;
+    s->read_only_fixed = false;
     s->isolation_set = false;
     s->snapshot_taken = false;
     s->implicit = false;
@@ -576,14 +577,16 @@ static bool defelem_true(const PgQuery__DefElem *d)
     return true;
 }
 
-static void apply_transaction_options(rl_session *s, size_t n, PgQuery__Node **opts)
+static int apply_transaction_options(rl_exec *x, size_t n, PgQuery__Node **opts)
 {
+    rl_session *s = x->s;
     for (size_t i = 0; i < n; i++) {
         if (opts[i]->node_case != PG_QUERY__NODE__NODE_DEF_ELEM)
             continue;
         const PgQuery__DefElem *d = opts[i]->def_elem;
-        if (strcmp(d->defname, "transaction_read_only") == 0)
-            s->read_only_txn = defelem_true(d);
+        if (strcmp(d->defname, "transaction_read_only") == 0 &&
+            rl_settings_txn_read_only(x, defelem_true(d)) < 0)
+            return -1;
         const char *level = strcmp(d->defname, "transaction_isolation") == 0
                                 ? defelem_string(d)
                                 : NULL;
@@ -595,6 +598,7 @@ static void apply_transaction_options(rl_session *s, size_t n, PgQuery__Node **o
             s->isolation_set = true;
         }
     }
+    return 0;
 }
 
 static int send_notice(rl_exec *x, const char *severity_state, const char *msg)
@@ -621,7 +625,8 @@ static int exec_transaction(rl_exec *x, const PgQuery__TransactionStmt *st)
             s->in_block = true;
             s->implicit = false;
         }
-        apply_transaction_options(s, st->n_options, st->options);
+        if (apply_transaction_options(x, st->n_options, st->options) < 0)
+            return -1;
         return rl_send_complete(x, "BEGIN");
     case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT: {
         if (!s->in_block && !rl_lakes_any_txn(s)) {
@@ -810,7 +815,8 @@ static int exec_set_transaction(rl_exec *x, const PgQuery__VariableSetStmt *st)
     if (sets_isolation(st->n_args, st->args) && (s->snapshot_taken || rl_lakes_any_txn(s)))
         return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
                              "SET TRANSACTION ISOLATION LEVEL must be called before any query");
-    apply_transaction_options(s, st->n_args, st->args);
+    if (apply_transaction_options(x, st->n_args, st->args) < 0)
+        return -1;
     return rl_send_complete(x, "SET");
 }
 
@@ -1224,6 +1230,7 @@ static bool statement_writes(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_COMMENT_STMT:
     case PG_QUERY__NODE__NODE_CREATE_SEQ_STMT:
     case PG_QUERY__NODE__NODE_ALTER_SEQ_STMT:
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
         return true;
     case PG_QUERY__NODE__NODE_COPY_STMT:
         return n->copy_stmt->is_from;
@@ -1258,6 +1265,7 @@ static const char *statement_name(const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_INDEX_STMT: return "CREATE INDEX";
     case PG_QUERY__NODE__NODE_COMMENT_STMT: return "COMMENT";
     case PG_QUERY__NODE__NODE_COPY_STMT: return "COPY FROM";
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT: return "TRUNCATE TABLE";
     default: return "this statement";
     }
 }
@@ -1314,6 +1322,21 @@ static int statement_snapshot(rl_exec *x, const PgQuery__Node *n)
     return 0;
 }
 
+/* A transaction is READ ONLY as default_transaction_read_only was when it
+ * started (PostgreSQL's StartTransaction), unless BEGIN or SET TRANSACTION
+ * says otherwise: taken at its first statement (BEGIN's options then apply
+ * over it), kept until it ends (finish_txn_quietly). */
+static void txn_read_only_fix(rl_session *s)
+{
+    if (s->read_only_fixed)
+        return;
+    char buf[16];
+    const char *d = rl_setting_shown(s, rl_setting_index(s, "default_transaction_read_only"), buf,
+                                     sizeof buf);
+    s->read_only_txn = strcmp(d, "on") == 0;
+    s->read_only_fixed = true;
+}
+
 /* Run one statement. Returns RL_EXEC_DONE, RL_EXEC_COPY_IN or RL_EXEC_ERROR. */
 static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
 {
@@ -1328,6 +1351,7 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         return RL_EXEC_ERROR;
     if (statement_snapshot(x, n) < 0)
         return RL_EXEC_ERROR;
+    txn_read_only_fix(s);
     if (rl_lakes_route(x, n) < 0)
         return RL_EXEC_ERROR;
     if (rl_privilege_check(x, n) < 0)
@@ -1350,6 +1374,9 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_DELETE_STMT:
         rc = rl_dml_delete(x, n->delete_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+        rc = rl_truncate(x, n->truncate_stmt);
         break;
     case PG_QUERY__NODE__NODE_CREATE_STMT:
         rc = rl_ddl_create_table(x, n->create_stmt);

@@ -1996,6 +1996,34 @@ static int delete_by_ctids(rl_exec *x, const PgQuery__DeleteStmt *st, dml_job *j
     return rc;
 }
 
+/* The rows of st's target that its USING and WHERE select (every row
+ * without them), deleted, their RETURNING rows into dc; j zeroed but for
+ * x and alias, the caller frees it. */
+static int delete_selected(dml_job *j, const PgQuery__DeleteStmt *st, del_ctx *dc)
+{
+    rl_exec *x = j->x;
+    int rc = job_open(j, x, st->relation, st->with_clause, st->using_clause,
+                      st->n_using_clause, st->where_clause);
+    if (rc == 0)
+        rc = returning_open(x, &dc->ret, st->returning_list, st->n_returning_list, j->target,
+                            j->alias, j->from, j->nfrom);
+    if (rc == 0 && j->rel.kind == RL_REL_STORED && !j->target->src && j->target->nrows)
+        rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "scan of \"%s\" lost its row keys",
+                           j->rel.name);
+    if (rc == 0 && j->rel.kind == RL_REL_TEMP &&
+        !(dc->gone = calloc(j->target->nrows + 1, sizeof *dc->gone)))
+        rc = oom(x);
+    if (rc == 0 && j->rel.kind == RL_REL_TEMP)
+        rc = rl_ddl_temps_touch(x);
+    if (rc == 0)
+        rc = job_run(j, delete_row, dc);
+    if (rc == 0 && dc->gone)
+        temp_compact(j->rel.temp, dc->gone);
+    free(dc->gone);
+    dc->gone = NULL;
+    return rc;
+}
+
 int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
 {
     dml_job j;
@@ -2016,28 +2044,26 @@ int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st)
         rc = delete_by_ctids(x, st, &j, &dc.count);
         job_free(&j);
     } else {
-        rc = job_open(&j, x, st->relation, st->with_clause, st->using_clause,
-                      st->n_using_clause, st->where_clause);
-        if (rc == 0)
-            rc = returning_open(x, &dc.ret, st->returning_list, st->n_returning_list, j.target,
-                                j.alias, j.from, j.nfrom);
-        if (rc == 0 && j.rel.kind == RL_REL_STORED && !j.target->src && j.target->nrows)
-            rc = rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1,
-                               "scan of \"%s\" lost its row keys",
-                               j.rel.name);
-        if (rc == 0 && j.rel.kind == RL_REL_TEMP &&
-            !(dc.gone = calloc(j.target->nrows + 1, sizeof *dc.gone)))
-            rc = oom(x);
-        if (rc == 0 && j.rel.kind == RL_REL_TEMP)
-            rc = rl_ddl_temps_touch(x);
-        if (rc == 0)
-            rc = job_run(&j, delete_row, &dc);
-        if (rc == 0 && dc.gone)
-            temp_compact(j.rel.temp, dc.gone);
-        free(dc.gone);
+        rc = delete_selected(&j, st, &dc);
         job_free(&j);
     }
     return dml_done(x, returning_finish(x, &dc.ret, rc, "DELETE", dc.count));
+}
+
+int rl_dml_delete_all(rl_exec *x, const PgQuery__RangeVar *rv, uint64_t *count)
+{
+    PgQuery__DeleteStmt st = PG_QUERY__DELETE_STMT__INIT;
+    st.relation = (PgQuery__RangeVar *)rv;
+    dml_job j;
+    memset(&j, 0, sizeof j);
+    j.x = x;
+    j.alias = rl_range_var_alias(rv);
+    del_ctx dc = {0};
+    int rc = delete_selected(&j, &st, &dc);
+    job_free(&j);
+    returning_free(&dc.ret);
+    *count = dc.count;
+    return dml_done(x, rc);
 }
 
 /* ------------------------------------------------ RETURNING's Describe */

@@ -82,7 +82,10 @@ struct rl_session {
     size_t nlakes, cur;
     bool in_block;         /* BEGIN was issued */
     bool failed;           /* error inside a block: 25P02 until ROLLBACK */
-    bool read_only_txn;    /* BEGIN ... READ ONLY */
+    bool read_only_txn;    /* this transaction is READ ONLY (BEGIN / SET TRANSACTION, else
+                            * default_transaction_read_only as it started) */
+    bool read_only_fixed;  /* read_only_txn was taken from the default for this
+                            * transaction (at its first statement) */
     /* The transaction's isolation level (BEGIN ISOLATION LEVEL, SET
      * TRANSACTION, else default_transaction_isolation): under READ
      * COMMITTED each statement reads a snapshot taken when it starts. */

@@ -763,6 +763,28 @@ int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const ch
     return drop_dependents(x, txn, &s, cascade, what, what);
 }
 
+int rl_fkey_referencing(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                        rl_fkey_referrer_fn visit, void *ctx)
+{
+    dependents s = {.schema = schema, .table = table};
+    if (rl_txn_list_indexes(txn, index_ids, &s, x->err) < 0)
+        return -1;
+    if (s.nids == 0)
+        return 0;
+    if (rl_txn_list_fkeys(txn, NULL, NULL, collect_dependent, &s, x->err) < 0) {
+        free(s.d);
+        return x->err->sqlstate[0] ? -1 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1,
+                                                         "out of memory");
+    }
+    if (s.n > 1) /* in creation order, as PostgreSQL finds them (by oid) */
+        qsort(s.d, s.n, sizeof *s.d, by_id);
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < s.n; i++)
+        rc = visit(ctx, s.d[i].schema, s.d[i].table);
+    free(s.d);
+    return rc < 0 ? -1 : 0;
+}
+
 int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const char *what,
                            const char *on, bool cascade)
 {

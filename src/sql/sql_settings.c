@@ -1118,6 +1118,39 @@ static int check_context(rl_exec *x, int idx, const char *typed)
 
 /* ------------------------------------------------------------ changing */
 
+int rl_settings_txn_read_only(rl_exec *x, bool on)
+{
+    rl_session *s = x->s;
+    if (!on && s->read_only_txn && s->snapshot_taken)
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "transaction read-write mode must be set before any query");
+    s->read_only_txn = on;
+    s->read_only_fixed = true;
+    return 0;
+}
+
+/* SET transaction_isolation = level: this transaction's level, before its
+ * first query only if it changes (25001); READ UNCOMMITTED is READ
+ * COMMITTED, as in PostgreSQL. */
+static int txn_isolation_set(rl_exec *x, const char *level)
+{
+    rl_session *s = x->s;
+    int iso = strcmp(level, "serializable") == 0      ? RL_ISO_SERIALIZABLE
+              : strcmp(level, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
+                                                      : RL_ISO_READ_COMMITTED;
+    char buf[32];
+    const char *now = rl_setting_shown(s, rl_setting_index(s, "transaction_isolation"), buf,
+                                       sizeof buf);
+    bool same = strcmp(now, level) == 0 ||
+                (iso == RL_ISO_READ_COMMITTED && strcmp(now, "read committed") == 0);
+    if (!same && s->snapshot_taken)
+        return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
+                             "SET TRANSACTION ISOLATION LEVEL must be called before any query");
+    s->isolation = iso;
+    s->isolation_set = true;
+    return 0;
+}
+
 int rl_setting_assign(rl_exec *x, int idx, const char *value, bool local)
 {
     return rl_setting_assign_named(x, idx, NULL, value, local);
@@ -1134,6 +1167,12 @@ int rl_setting_assign_named(rl_exec *x, int idx, const char *typed, const char *
         check_value(x, idx, typed ? typed : name, value, canon, sizeof canon) < 0)
         return -1;
     value = canon;
+    /* the running transaction's own, not a setting kept (PostgreSQL's
+     * check_transaction_read_only / check_transaction_isolation) */
+    if (strcmp(name, "transaction_read_only") == 0)
+        return rl_settings_txn_read_only(x, strcmp(canon, "on") == 0);
+    if (strcmp(name, "transaction_isolation") == 0)
+        return txn_isolation_set(x, canon);
     if (save_at_start(s) < 0)
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     rl_setting *st = setting_find(s, name);

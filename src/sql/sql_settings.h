@@ -74,6 +74,10 @@ int rl_settings_reset_all(rl_exec *x);
 /* The transaction ended: a rollback restores the settings it found, a
  * commit ends its SET LOCALs. */
 void rl_settings_txn_end(rl_session *s, bool committed);
+/* SET TRANSACTION READ ONLY / READ WRITE, SET transaction_read_only: this
+ * transaction's mode; READ WRITE after its first query in READ ONLY is
+ * 25001, as PostgreSQL's check_transaction_read_only. 0 or -1. */
+int rl_settings_txn_read_only(rl_exec *x, bool on);
 /* A savepoint's copy of the settings, and ROLLBACK TO's restore of it. */
 rl_setting *rl_settings_snapshot(const rl_session *s, bool *ok);
 void rl_settings_restore(rl_session *s, const rl_setting *snapshot);

@@ -42,6 +42,11 @@ void rl_params_infer(rl_exec *x, const PgQuery__Node *stmt, uint32_t *oids, size
 int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st);
 int rl_dml_update(rl_exec *x, const PgQuery__UpdateStmt *st);
 int rl_dml_delete(rl_exec *x, const PgQuery__DeleteStmt *st);
+/* Delete every row of rv's table (TRUNCATE's, sql_truncate.c): *count
+ * rows; no command tag, no statement-end checks. 0 or -1. */
+int rl_dml_delete_all(rl_exec *x, const PgQuery__RangeVar *rv, uint64_t *count);
+/* TRUNCATE (sql_truncate.c). */
+int rl_truncate(rl_exec *x, const PgQuery__TruncateStmt *st);
 /* Does this INSERT / UPDATE / DELETE have a RETURNING list? */
 bool rl_dml_has_returning(const PgQuery__Node *n);
 /* Its result columns, with no rows (extended-protocol Describe): NULL with
@@ -173,6 +178,12 @@ int rl_fkey_not_in_use(rl_exec *x, rl_txn *txn, const rl_table_desc *d, const ch
                        const char *table);
 /* SET CONSTRAINTS { ALL | name, ... } { DEFERRED | IMMEDIATE }. */
 int rl_fkey_set_constraints(rl_exec *x, const PgQuery__ConstraintsSetStmt *st);
+/* Each table (not schema.table itself) with a FOREIGN KEY referencing
+ * schema.table, in the keys' creation order, once per key: visit returns 0
+ * to go on, -1 (with x's error set) to stop. 0 or -1. */
+typedef int (*rl_fkey_referrer_fn)(void *ctx, const char *schema, const char *table);
+int rl_fkey_referencing(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
+                        rl_fkey_referrer_fn visit, void *ctx);
 int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            bool cascade);
 int rl_fkey_index_dropping(rl_exec *x, rl_txn *txn, const rl_index_def *d, const char *what,

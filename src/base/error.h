@@ -126,6 +126,7 @@ typedef struct rl_error {
 
 /* Class 40 - transaction rollback */
 #define RL_SQLSTATE_SERIALIZATION_FAILURE "40001"
+#define RL_SQLSTATE_DEADLOCK_DETECTED "40P01"
 
 /* Class 42 - syntax error or access rule violation */
 #define RL_SQLSTATE_INSUFFICIENT_PRIVILEGE "42501"
@@ -175,6 +176,7 @@ typedef struct rl_error {
 /* Class 55 - object not in prerequisite state */
 #define RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE "55000"
 #define RL_SQLSTATE_OBJECT_IN_USE "55006"
+#define RL_SQLSTATE_LOCK_NOT_AVAILABLE "55P03"
 #define RL_SQLSTATE_CANT_CHANGE_RUNTIME_PARAM "55P02"
 
 /* Class 57 - operator intervention */

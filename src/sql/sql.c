@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sql/sql_advisory.h"
 #include "sql/sql_absent.h"
 #include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
@@ -367,6 +368,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     rl_ddl_end_transaction(s, committed);
     rl_ctid_reset(s);
     rl_settings_txn_end(s, committed);
+    rl_advisory_xact_end(s);
     s->in_block = false;
     s->failed = false;
     s->read_only_txn = false;
@@ -380,6 +382,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
  * tables, settings, portals and prepared statements. */
 static void discard_session_state(rl_session *s)
 {
+    rl_advisory_unlock_all(s); /* DISCARD ALL's pg_advisory_unlock_all() */
     rl_ddl_free_temps(s);
     rl_seq_temps_session_free(s);
     rl_settings_free(s);
@@ -431,6 +434,7 @@ void rl_session_free(rl_session *s)
     rl_index_exprs_free(s);
     rl_pgcatalog_cache_free(s->pgc_tables);
     rl_regex_cache_free(s);
+    rl_advisory_session_end(s);
     free(s->roles);
     free(s);
 }

@@ -49,6 +49,7 @@
 
 #include "base/buf.h"
 #include "pgtype/pgtype.h"
+#include "sql/sql_advisory.h"
 #include "sql/sql_array.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"

@@ -294,23 +294,23 @@ static int acquire(rl_exec *x, const adv_lock *l, bool shared, bool xact, bool w
 
 /* Release one session-level hold of l in the mode: true, or PostgreSQL's
  * WARNING and false when the session holds none. */
-static int release(rl_exec *x, const adv_lock *l, bool shared, bool *out)
+static bool release(rl_exec *x, const adv_lock *l, bool shared)
 {
     pthread_mutex_lock(&mu);
     adv_hold *h = holds;
     while (h && !(h->owner == x->s && h->shared == shared && h->nsession &&
                   same_lock(&h->lock, l)))
         h = h->next;
-    if (h) {
+    bool held = h != NULL;
+    if (held) {
         h->nsession--;
-        sweep();
+        sweep(); /* h may be gone */
     }
     pthread_mutex_unlock(&mu);
-    *out = h != NULL;
-    if (!h)
+    if (!held)
         rl_exec_notice(x, RL_SQLSTATE_WARNING, "you don't own a lock of type %s",
                        mode_name(shared));
-    return 0;
+    return held;
 }
 
 /* ------------------------------------------------------- the functions */
@@ -396,10 +396,7 @@ static int unlock_call(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, boo
 {
     adv_lock l;
     lock_of(c, n, a, &l);
-    bool done;
-    if (release(c->x, &l, shared, &done) < 0)
-        return -1;
-    rl_val_bool(out, done);
+    rl_val_bool(out, release(c->x, &l, shared));
     return 0;
 }
 

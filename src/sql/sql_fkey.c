@@ -746,18 +746,30 @@ static int drop_dependents(rl_exec *x, rl_txn *txn, dependents *s, bool cascade,
     return rc;
 }
 
+/* The FOREIGN KEYs of other tables that reference one of s's table's
+ * UNIQUE indexes, into s (the caller frees s->d). 0 or -1. */
+static int table_dependents(rl_exec *x, rl_txn *txn, dependents *s)
+{
+    if (rl_txn_list_indexes(txn, index_ids, s, x->err) < 0)
+        return -1;
+    if (s->nids == 0)
+        return 0;
+    if (rl_txn_list_fkeys(txn, NULL, NULL, collect_dependent, s, x->err) < 0)
+        return x->err->sqlstate[0] ? -1 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1,
+                                                         "out of memory");
+    return 0;
+}
+
 int rl_fkey_table_dropping(rl_exec *x, rl_txn *txn, const char *schema, const char *table,
                            bool cascade)
 {
     dependents s = {.schema = schema, .table = table};
-    if (rl_txn_list_indexes(txn, index_ids, &s, x->err) < 0)
-        return -1;
-    if (s.nids == 0)
-        return 0;
-    if (rl_txn_list_fkeys(txn, NULL, NULL, collect_dependent, &s, x->err) < 0) {
+    if (table_dependents(x, txn, &s) < 0) {
         free(s.d);
         return -1;
     }
+    if (s.nids == 0)
+        return 0;
     char what[NAMEDATALEN + 8];
     snprintf(what, sizeof what, "table %s", table);
     return drop_dependents(x, txn, &s, cascade, what, what);
@@ -767,14 +779,9 @@ int rl_fkey_referencing(rl_exec *x, rl_txn *txn, const char *schema, const char 
                         rl_fkey_referrer_fn visit, void *ctx)
 {
     dependents s = {.schema = schema, .table = table};
-    if (rl_txn_list_indexes(txn, index_ids, &s, x->err) < 0)
-        return -1;
-    if (s.nids == 0)
-        return 0;
-    if (rl_txn_list_fkeys(txn, NULL, NULL, collect_dependent, &s, x->err) < 0) {
+    if (table_dependents(x, txn, &s) < 0) {
         free(s.d);
-        return x->err->sqlstate[0] ? -1 : rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1,
-                                                         "out of memory");
+        return -1;
     }
     if (s.n > 1) /* in creation order, as PostgreSQL finds them (by oid) */
         qsort(s.d, s.n, sizeof *s.d, by_id);

@@ -1121,6 +1121,9 @@ static int check_context(rl_exec *x, int idx, const char *typed)
 int rl_settings_txn_read_only(rl_exec *x, bool on)
 {
     rl_session *s = x->s;
+    if (!on && rl_catalog_read_only(s->eng->cat)) /* a follower: PostgreSQL's hot standby */
+        return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                             "cannot set transaction read-write mode during recovery");
     if (!on && s->read_only_txn && s->snapshot_taken)
         return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
                              "transaction read-write mode must be set before any query");

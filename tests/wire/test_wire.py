@@ -716,6 +716,13 @@ def test_read_only_follower(start_server, store):
         with pytest.raises(psycopg.Error) as e:
             conn.execute("INSERT INTO ro_t VALUES (1)")
         assert e.value.sqlstate == "25006"
+        # a hot standby's answer to asking for read-write mode
+        for sql in ("BEGIN READ WRITE", "SET transaction_read_only = off"):
+            with pytest.raises(psycopg.errors.FeatureNotSupported) as e:
+                conn.execute(sql)
+            assert str(e.value).startswith("cannot set transaction read-write mode during recovery")
+            conn.execute("ROLLBACK")
+        assert conn.execute("SHOW transaction_read_only").fetchone() == ("on",)
 
 
 def test_second_writer_refused_then_takeover_fences(start_server, store, tmp_path):

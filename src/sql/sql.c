@@ -55,6 +55,7 @@ rl_engine *rl_engine_new(rl_catalog *cat, const rl_engine_options *opts, rl_erro
     e->cat = cat;
     snprintf(e->database, sizeof e->database, "%s",
              opts && opts->database ? opts->database : "rocklake");
+    e->database_oid = rl_pgcatalog_database_oid_of(e->database);
     snprintf(e->version, sizeof e->version, "%s",
              opts && opts->server_version ? opts->server_version : RL_VERSION_STRING);
     if (opts && opts->schema_lakes)

@@ -23,7 +23,7 @@
  * that ends are all released (rl_advisory_session_end), even on a lost
  * connection, as in PostgreSQL. Not kept: ROLLBACK TO does not release
  * the transaction-level locks taken since the savepoint (PostgreSQL
- * does); no pg_locks view.
+ * does). pg_locks lists the table (rl_advisory_list, sql_pgcatalog.c).
  */
 #include "sql/sql_advisory.h"
 
@@ -36,13 +36,13 @@
 
 #include "base/buf.h"
 #include "sql/sql_exec.h"
-#include "sql/sql_pgcatalog.h"
 #include "sql/sql_settings.h"
 #include "sql/sql_value.h"
 
 typedef struct adv_lock {
     char db[64];
-    uint8_t space; /* 1: pg_advisory_lock(bigint), 2: (integer, integer) */
+    uint32_t dboid; /* the database's pg_database.oid (for pg_locks and the detail) */
+    uint8_t space;  /* 1: pg_advisory_lock(bigint), 2: (integer, integer) */
     uint64_t key;
 } adv_lock;
 
@@ -60,6 +60,7 @@ typedef struct adv_wait {
     const rl_session *owner;
     int32_t pid;
     bool shared;
+    int64_t since_unix_us;
     struct adv_wait *next;
 } adv_wait;
 
@@ -198,14 +199,14 @@ static int deadlock_error(rl_exec *x, const cycle *c)
     rl_exec_error(x, RL_SQLSTATE_DEADLOCK_DETECTED, -1, "deadlock detected");
     char detail[2048] = "";
     size_t used = 0;
-    uint32_t dboid = rl_pgcatalog_database_oid(x);
     for (size_t i = 0; i < c->n && used < sizeof detail; i++) {
         const adv_wait *w = c->steps[i];
         uint32_t hi = (uint32_t)(w->lock.key >> 32), lo = (uint32_t)w->lock.key;
         used += (size_t)snprintf(detail + used, sizeof detail - used,
                                  "%sProcess %d waits for %s on advisory lock [%u,%u,%u,%u]; "
                                  "blocked by process %d.",
-                                 i ? "\n" : "", (int)w->pid, mode_name(w->shared), dboid, hi, lo,
+                                 i ? "\n" : "", (int)w->pid, mode_name(w->shared), w->lock.dboid, hi,
+                                 lo,
                                  (unsigned)w->lock.space, (int)c->blockers[i]);
     }
     rl_error_detail(x->err, "%s", detail);
@@ -278,7 +279,10 @@ static int acquire(rl_exec *x, const adv_lock *l, bool shared, bool xact, bool w
             pthread_mutex_unlock(&mu);
             return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
         }
-        *me = (adv_wait){.lock = *l, .owner = x->s, .pid = x->s->backend_pid, .shared = shared};
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        *me = (adv_wait){.lock = *l, .owner = x->s, .pid = x->s->backend_pid, .shared = shared,
+                         .since_unix_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000};
         adv_wait **tail = &waits;
         while (*tail)
             tail = &(*tail)->next;
@@ -321,6 +325,7 @@ static void lock_of(rl_expr_ctx *c, size_t n, const rl_value *a, adv_lock *l)
     memset(l, 0, sizeof *l);
     const rl_session *s = c->x->s;
     snprintf(l->db, sizeof l->db, "%s", s->lakes[0].eng->database);
+    l->dboid = s->lakes[0].eng->database_oid;
     if (n == 1) {
         l->space = 1;
         l->key = (uint64_t)a[0].d.v.i;
@@ -415,6 +420,45 @@ int rl_fn_advisory_unlock_all(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     rl_val_str(out, RL_OID_VOID, "", 0);
     rl_advisory_unlock_all(c->x->s);
     return 0;
+}
+
+/* ---------------------------------------------------------------- pg_locks */
+
+static bool put_row(rl_advisory_row **rows, size_t *n, size_t *cap, const adv_lock *l,
+                    int32_t pid, bool shared, bool granted, int64_t since)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? *cap * 2 : 16;
+        rl_advisory_row *grown = realloc(*rows, c * sizeof *grown);
+        if (!grown)
+            return false;
+        *rows = grown;
+        *cap = c;
+    }
+    (*rows)[(*n)++] = (rl_advisory_row){.dboid = l->dboid, .space = l->space, .key = l->key,
+                                        .pid = pid, .shared = shared, .granted = granted,
+                                        .wait_start_unix_us = since};
+    return true;
+}
+
+rl_advisory_row *rl_advisory_list(size_t *n)
+{
+    size_t cap = 0;
+    rl_advisory_row *rows = NULL;
+    *n = 0;
+    pthread_mutex_lock(&mu);
+    bool ok = true;
+    for (const adv_hold *h = holds; h && ok; h = h->next)
+        ok = put_row(&rows, n, &cap, &h->lock, h->pid, h->shared, true, 0);
+    for (const adv_wait *w = waits; w && ok; w = w->next)
+        ok = put_row(&rows, n, &cap, &w->lock, w->pid, w->shared, false, w->since_unix_us);
+    pthread_mutex_unlock(&mu);
+    if (!ok || !rows) {
+        free(rows);
+        *n = 0;
+        return ok ? calloc(1, sizeof *rows) : NULL;
+    }
+    return rows;
 }
 
 /* ------------------------------------------------------------- releases */

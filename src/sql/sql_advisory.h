@@ -23,6 +23,19 @@ int rl_fn_advisory_unlock(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, 
 int rl_fn_advisory_unlock_shared(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 int rl_fn_advisory_unlock_all(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc);
 
+/* One row of pg_locks: a lock held (granted) or waited for. */
+typedef struct rl_advisory_row {
+    uint32_t dboid;
+    uint8_t space; /* objsubid: 1 one bigint, 2 two integers */
+    uint64_t key;  /* classid = high 32 bits, objid = low 32 bits */
+    int32_t pid;
+    bool shared, granted;
+    int64_t wait_start_unix_us; /* a waiter's */
+} rl_advisory_row;
+/* Every advisory lock of the server, held then waited for: a malloc'd
+ * copy taken under the table's lock (*n rows; NULL when out of memory). */
+rl_advisory_row *rl_advisory_list(size_t *n);
+
 /* The session's session-level locks released (pg_advisory_unlock_all,
  * DISCARD ALL). */
 void rl_advisory_unlock_all(const rl_session *s);

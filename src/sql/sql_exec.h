@@ -22,6 +22,7 @@ typedef struct rl_temp_table rl_temp_table; /* sql_relation.h */
 struct rl_engine {
     rl_catalog *cat;
     char database[64];
+    uint32_t database_oid;        /* pg_database.oid of `database` (sql_pgcatalog.c) */
     char version[256];
     rl_schema_lakes schema_lakes; /* .find NULL: no stores for further schemas */
     size_t result_mem_limit;      /* rl_engine_options.result_memory, resolved */

@@ -39,6 +39,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "sql/sql_advisory.h"
 #include "sql/sql_ctid.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_func.h"
@@ -568,6 +569,16 @@ static const vcol stat_activity_cols[] = {
     COL("backend_xmin", XID_OID),             COL("query_id", RL_OID_INT8),
     COL("query", RL_OID_TEXT),                COL("backend_type", RL_OID_TEXT)};
 
+static const vcol locks_cols[] = {
+    COL("locktype", RL_OID_TEXT),       COL("database", RL_OID_OID),
+    COL("relation", RL_OID_OID),        COL("page", RL_OID_INT4),
+    COL("tuple", RL_OID_INT2),          COL("virtualxid", RL_OID_TEXT),
+    COL("transactionid", XID_OID),      COL("classid", RL_OID_OID),
+    COL("objid", RL_OID_OID),           COL("objsubid", RL_OID_INT2),
+    COL("virtualtransaction", RL_OID_TEXT), COL("pid", RL_OID_INT4),
+    COL("mode", RL_OID_TEXT),           COL("granted", RL_OID_BOOL),
+    COL("fastpath", RL_OID_BOOL),       COL("waitstart", RL_OID_TIMESTAMPTZ)};
+
 static const vcol auth_members_cols[] = {COL("roleid", RL_OID_OID), COL("member", RL_OID_OID),
                                          COL("grantor", RL_OID_OID),
                                          COL("admin_option", RL_OID_BOOL)};
@@ -720,6 +731,7 @@ static int gen_is_views(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
 static int gen_stat_activity(gen_ctx *g);
+static int gen_locks(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
 static int gen_auth_members(gen_ctx *g);
 static int fixed_am(gen_ctx *g);
@@ -796,6 +808,8 @@ static const vrel vrels[] = {
     /* the server's client backends, of every database (gen_stat_activity) */
     {"pg_catalog", "pg_stat_activity", stat_activity_cols, N(stat_activity_cols), NULL,
      gen_stat_activity, {-1, -1}, -1, true},
+    /* the server's advisory locks, held and waited for (sql_advisory.c) */
+    {"pg_catalog", "pg_locks", locks_cols, N(locks_cols), NULL, gen_locks, {-1, -1}, -1, true},
     {"pg_catalog", "pg_auth_members", auth_members_cols, N(auth_members_cols),
      fixed_auth_members, gen_auth_members, {-1, -1}, -1, true},
     {"pg_catalog", "pg_am", am_cols, N(am_cols), fixed_am, NULL, {-1, -1}, -1, false},
@@ -3482,6 +3496,8 @@ static uint32_t database_oid(const char *db) { return 16384u + fnv1a32("db:", db
 
 uint32_t rl_pgcatalog_database_oid(rl_exec *x) { return database_oid(x->s->eng->database); }
 
+uint32_t rl_pgcatalog_database_oid_of(const char *name) { return database_oid(name); }
+
 /* The session's database, owned by the bootstrap superuser, UTF8 with the
  * C collation (RockLake compares strings bytewise). */
 static int gen_database(gen_ctx *g)
@@ -3688,6 +3704,38 @@ static int gen_stat_activity(gen_ctx *g)
     for (size_t i = 0; i < n && rc == 0; i++)
         rc = emit_activity(g, &all[i]);
     free(all);
+    return rc < 0 ? -1 : 0;
+}
+
+/* pg_locks: the advisory locks of every database of the server, as
+ * PostgreSQL lists them (classid / objid the key's halves, objsubid its
+ * space); RockLake takes no other lock a session could see (its commits
+ * are checked, not locked), and keeps no virtual transaction ids. */
+static int gen_locks(gen_ctx *g)
+{
+    size_t n;
+    rl_advisory_row *rows = rl_advisory_list(&n);
+    if (!rows)
+        return rl_exec_error(g->x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const rl_advisory_row *r = &rows[i];
+        for (size_t c = 0; c < N(locks_cols); c++)
+            put_null(g, c);
+        put_str(g, 0, "advisory");
+        put_int(g, 1, r->dboid);
+        put_int(g, 7, (uint32_t)(r->key >> 32));
+        put_int(g, 8, (uint32_t)r->key);
+        put_int(g, 9, r->space);
+        put_int(g, 11, r->pid);
+        put_str(g, 12, r->shared ? "ShareLock" : "ExclusiveLock");
+        put_bool(g, 13, r->granted);
+        put_bool(g, 14, false);
+        if (!r->granted)
+            put_time_us(g, 15, r->wait_start_unix_us);
+        rc = emit(g);
+    }
+    free(rows);
     return rc < 0 ? -1 : 0;
 }
 

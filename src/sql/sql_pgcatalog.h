@@ -60,6 +60,8 @@ const char *rl_pgcatalog_role_name(rl_exec *x, uint32_t oid);
 int rl_pgcatalog_role_oid(rl_exec *x, const char *name, uint32_t *oid);
 /* The session's database's oid (pg_database's one row). */
 uint32_t rl_pgcatalog_database_oid(rl_exec *x);
+/* pg_database.oid of the database `name` (rl_engine.database_oid). */
+uint32_t rl_pgcatalog_database_oid_of(const char *name);
 /* The session's role (current_user's oid). */
 uint32_t rl_pgcatalog_current_role(rl_exec *x);
 typedef enum rl_acl_object { RL_ACL_TABLE, RL_ACL_SCHEMA, RL_ACL_DATABASE } rl_acl_object;

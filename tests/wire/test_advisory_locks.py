@@ -60,9 +60,15 @@ def test_a_held_lock_makes_others_wait_until_unlocked(dsn):
         a.execute("SELECT pg_advisory_lock(101)")
         assert b.execute("SELECT pg_try_advisory_lock(101)").fetchone() == (False,)
         assert b.execute("SELECT pg_try_advisory_lock_shared(101)").fetchone() == (False,)
+        b_pid = b.info.backend_pid
         got = in_thread(lambda: b.execute("SELECT pg_advisory_lock(101)").fetchone())
         time.sleep(0.3)
         assert got["thread"].is_alive(), "b did not wait for a's lock"
+        rows = a.execute("SELECT mode, granted, waitstart IS NOT NULL, pid FROM pg_locks "
+                         "WHERE locktype = 'advisory' AND objid = 101 AND objsubid = 1 "
+                         "ORDER BY granted DESC").fetchall()
+        assert rows == [("ExclusiveLock", True, False, a.info.backend_pid),
+                        ("ExclusiveLock", False, True, b_pid)]
         assert a.execute("SELECT pg_advisory_unlock(101)").fetchone() == (True,)
         got["thread"].join(10)
         assert not got["thread"].is_alive() and "error" not in got

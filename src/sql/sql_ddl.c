@@ -303,7 +303,6 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, const char *tabl
     memset(cs, 0, sizeof *cs);
     cs->name = cd->colname;
     cs->location = cd->location;
-    cs->not_null = cd->is_not_null;
     if (strlen(cd->colname) >= 64)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
                              "column name \"%s\" is too long",
@@ -317,7 +316,7 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, const char *tabl
     if (column_attrs(x, cd) < 0)
         return -1;
     bool serial = cs->serial != 0;
-    cs->not_null = cd->is_not_null;
+    cs->not_null = cd->is_not_null; /* the clauses decide, a serial's last */
     clause_seen seen = {.table = table, .nullable = cd->is_not_null, .def = cs->def != NULL};
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&

@@ -2121,6 +2121,45 @@ static void test_column_defaults(void)
     rl_catalog_close(c, NULL);
 }
 
+/* A column DEFAULT's stored value (rl_check_def) keeps an identity
+ * column's kind in its flags byte, bytes pinned: a plain default (as every
+ * stored one before identity columns) is flags 0 and decodes as no
+ * identity, GENERATED ALWAYS is bit 2, BY DEFAULT bit 3; both bits, or an
+ * unknown one, are corrupt. */
+static void test_default_identity_codec(void)
+{
+    /* version 1, flags, "1", "1", no attnums */
+    const uint8_t plain[] = {1, 0x00, 1, '1', 1, '1', 0};
+    rl_check_def d = {.table = "t"};
+    char text[64];
+    CHECK(rl_check_def_decode(plain, sizeof plain, &d, text, sizeof text));
+    CHECK(d.identity == 0 && !d.not_valid && !d.no_inherit);
+    CHECK_EQ_STR(d.table, "t");
+    CHECK_EQ_STR(d.expr, "1");
+    rl_buf b;
+    rl_buf_init(&b, 0);
+    rl_check_def_encode(&b, &d);
+    CHECK(b.len == sizeof plain && memcmp(b.data, plain, sizeof plain) == 0);
+    const char kinds[] = {'a', 'd'};
+    const uint8_t bits[] = {0x04, 0x08};
+    for (size_t i = 0; i < 2; i++) {
+        d.identity = kinds[i];
+        rl_buf_reset(&b);
+        rl_check_def_encode(&b, &d);
+        CHECK(b.len == sizeof plain && b.data[1] == bits[i]);
+        rl_check_def again = {.table = "t"};
+        CHECK(rl_check_def_decode(b.data, b.len, &again, text, sizeof text));
+        CHECK(again.identity == kinds[i]);
+    }
+    uint8_t bad[sizeof plain];
+    memcpy(bad, plain, sizeof plain);
+    bad[1] = 0x04 | 0x08; /* ALWAYS and BY DEFAULT */
+    CHECK(!rl_check_def_decode(bad, sizeof bad, &d, text, sizeof text));
+    bad[1] = 0x10; /* an unknown flag */
+    CHECK(!rl_check_def_decode(bad, sizeof bad, &d, text, sizeof text));
+    rl_buf_free(&b);
+}
+
 /* Two transactions insert rows of one natural key into a DuckLake table
  * that keeps duplicates and has a UNIQUE index on another column: the
  * second to commit moves its row to key | dup, and its entry follows it
@@ -3537,6 +3576,7 @@ static void run_suite(void)
     RUN(test_fkey_def_versions);
     RUN(test_check_constraints);
     RUN(test_column_defaults);
+    RUN(test_default_identity_codec);
     RUN(test_unique_entries_follow_a_moved_duplicate);
     RUN(test_comments);
     RUN(test_name_cache_follows_snapshots);

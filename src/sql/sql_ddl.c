@@ -116,24 +116,55 @@ typedef struct col_spec {
     uint8_t serial;           /* smallserial / serial / bigserial: 2, 4, 8 bytes; 0 none */
     char identity;            /* GENERATED ALWAYS ('a') / BY DEFAULT ('d') AS IDENTITY, 0 */
     const PgQuery__Constraint *identity_con; /* its sequence options */
-    bool default_and_identity; /* both: 42601 (transformColumnDefinition) ... */
-    int both_location;         /* ... at the second of them */
+    bool default_and_identity; /* a serial's and an identity: 42601 (transformColumnDefinition) */
     uint32_t seq_oid; /* ADD COLUMN's serial / identity: its sequence fills the rows */
 } col_spec;
 
-static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs)
+/* transformColumnDefinition's checks of one column's clauses, in their
+ * order: NULL against NOT NULL (an identity is NOT NULL), a second DEFAULT,
+ * a second identity, a DEFAULT beside an identity (42601 at the clause that
+ * makes the conflict). */
+typedef struct clause_seen {
+    const char *table;     /* for the messages */
+    bool nullable, is_null; /* a NULL / NOT NULL (or identity) seen; the last was NULL */
+    bool def;
+} clause_seen;
+
+static int column_conflict(rl_exec *x, const col_spec *cs, const clause_seen *seen, int location,
+                           const char *what)
+{
+    return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, location,
+                         "%s for column \"%s\" of table \"%s\"", what, cs->name, seen->table);
+}
+
+/* A NULL (null true) or NOT NULL clause at location: 0 or -1 */
+static int nullability(rl_exec *x, col_spec *cs, clause_seen *seen, bool null, int location)
+{
+    if (seen->nullable && seen->is_null != null)
+        return column_conflict(x, cs, seen, location, "conflicting NULL/NOT NULL declarations");
+    seen->nullable = true;
+    seen->is_null = null;
+    cs->not_null = !null;
+    return 0;
+}
+
+static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *cs,
+                            clause_seen *seen)
 {
     switch (c->contype) {
-    case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: cs->not_null = true; return 0;
-    case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: return 0;
+    case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL: return nullability(x, cs, seen, false, c->location);
+    case PG_QUERY__CONSTR_TYPE__CONSTR_NULL: return nullability(x, cs, seen, true, c->location);
     case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY: cs->pk = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE: cs->unique = true; return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_FOREIGN: cs->references = true; return 0; /* sql_fkey.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_CHECK: cs->check = true; return 0; /* sql_check.c */
     case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-        if (cs->identity && !cs->default_and_identity)
-            cs->both_location = c->location;
-        cs->default_and_identity |= cs->identity != 0;
+        if (seen->def)
+            return column_conflict(x, cs, seen, c->location, "multiple default values specified");
+        seen->def = true;
+        if (cs->identity)
+            return column_conflict(x, cs, seen, c->location,
+                                   "both default and identity specified");
         /* only DEFAULT NULL means the same as no default; ADD COLUMN
          * (alter_cmd) takes any other default for the existing rows */
         if (c->raw_expr && c->raw_expr->node_case == PG_QUERY__NODE__NODE_A_CONST &&
@@ -146,13 +177,16 @@ static int constraint_apply(rl_exec *x, const PgQuery__Constraint *c, col_spec *
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_DEFERRED:
     case PG_QUERY__CONSTR_TYPE__CONSTR_ATTR_IMMEDIATE: return 0;
     case PG_QUERY__CONSTR_TYPE__CONSTR_IDENTITY: /* its sequence: create_sequence_defaults */
-        if ((cs->def || cs->identity || cs->serial) && !cs->default_and_identity)
-            cs->both_location = c->location;
-        cs->default_and_identity |= cs->def != NULL || cs->identity || cs->serial;
+        if (cs->identity)
+            return column_conflict(x, cs, seen, c->location, "multiple identity specifications");
+        if (seen->def)
+            return column_conflict(x, cs, seen, c->location,
+                                   "both default and identity specified");
+        /* a serial's DEFAULT comes after its clauses: column_sequence_create */
+        cs->default_and_identity |= cs->serial != 0;
         cs->identity = c->generated_when && c->generated_when[0] == 'a' ? 'a' : 'd';
         cs->identity_con = c;
-        cs->not_null = true;
-        return 0;
+        return nullability(x, cs, seen, false, c->location);
     default:
         return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, c->location,
                              "this column constraint is not supported by RockLake");
@@ -263,12 +297,12 @@ static int column_attrs(rl_exec *x, const PgQuery__ColumnDef *cd)
     return 0;
 }
 
-static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
+/* Column cd of table `table` (for messages) into cs. 0 or -1. */
+static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, const char *table, col_spec *cs)
 {
     memset(cs, 0, sizeof *cs);
     cs->name = cd->colname;
     cs->location = cd->location;
-    cs->not_null = cd->is_not_null;
     if (strlen(cd->colname) >= 64)
         return rl_exec_error(x, RL_SQLSTATE_NAME_TOO_LONG, cd->location,
                              "column name \"%s\" is too long",
@@ -281,12 +315,16 @@ static int column_def(rl_exec *x, const PgQuery__ColumnDef *cd, col_spec *cs)
     cs->def = cd->raw_default;
     if (column_attrs(x, cd) < 0)
         return -1;
-    bool serial_not_null = cs->not_null;
+    bool serial = cs->serial != 0;
+    cs->not_null = cd->is_not_null; /* the clauses decide, a serial's last */
+    clause_seen seen = {.table = table, .nullable = cd->is_not_null, .def = cs->def != NULL};
     for (size_t i = 0; i < cd->n_constraints; i++)
         if (cd->constraints[i]->node_case == PG_QUERY__NODE__NODE_CONSTRAINT &&
-            constraint_apply(x, cd->constraints[i]->constraint, cs) < 0)
+            constraint_apply(x, cd->constraints[i]->constraint, cs, &seen) < 0)
             return -1;
-    cs->not_null |= serial_not_null;
+    /* a serial's NOT NULL comes after the column's clauses, at no position */
+    if (serial && nullability(x, cs, &seen, false, -1) < 0)
+        return -1;
     return 0;
 }
 
@@ -328,7 +366,7 @@ static int column_list(rl_exec *x, const PgQuery__CreateStmt *st, col_spec *cols
             return rl_exec_error(x, RL_SQLSTATE_TOO_MANY_COLUMNS, -1,
                                  "tables can have at most %d columns in RockLake",
                                  RL_MAX_COLUMNS);
-        if (column_def(x, e->column_def, &cols[*n]) < 0)
+        if (column_def(x, e->column_def, st->relation->relname, &cols[*n]) < 0)
             return -1;
         for (size_t k = 0; k < *n; k++)
             if (strcmp(cols[k].name, cols[*n].name) == 0)
@@ -901,18 +939,13 @@ static int column_sequence_create(rl_exec *x, const col_spec *cs, const char *sc
 {
     const PgQuery__Constraint *ic = cs->identity_con;
     if ((cs->serial && cs->def) || cs->default_and_identity)
-        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
-                             cs->identity && !cs->serial ? cs->both_location : -1,
-                             "%s specified for column \"%s\" of table \"%s\"",
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1, "%s specified for column \"%s\" of table \"%s\"",
                              cs->identity ? "both default and identity" : "multiple default values",
                              cs->name, table);
     uint8_t bytes = cs->serial;
     if (!bytes)
         bytes = cs->oid == RL_OID_INT2 ? 2 : cs->oid == RL_OID_INT4 ? 4
                 : cs->oid == RL_OID_INT8 ? 8 : 0;
-    if (!bytes)
-        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
-                             "identity column type must be smallint, integer, or bigint");
     int named = identity_sequence_option(x, ic, schema, seq);
     if (named < 0 || (!named && serial_sequence_name(x, schema, table, cs->name, seq) < 0))
         return -1;
@@ -1665,6 +1698,14 @@ static int alter_not_null(rl_exec *x, const char *table, const PgQuery__AlterTab
     if (c < 0)
         return -1;
     bool set = cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_SetNotNull;
+    /* an identity column stays NOT NULL (ATExecDropNotNull's order) */
+    int kind = !set && !ns->fixed ? rl_default_kind(x, seq_schema(ns), table, ns->cols[c].name) : 0;
+    if (kind < 0)
+        return -1;
+    if (kind == 'a' || kind == 'd')
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+                             "column \"%s\" of relation \"%s\" is an identity column", cmd->name,
+                             table);
     if (!set && ns->cols[c].pk)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_TABLE_DEFINITION, -1,
                              "column \"%s\" is in a primary key", cmd->name);
@@ -1902,7 +1943,7 @@ static int alter_cmd(rl_exec *x, const char *table, const PgQuery__AlterTableCmd
             return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
                                  "ADD COLUMN needs a column definition");
         col_spec cs;
-        if (column_def(x, cmd->def->column_def, &cs) < 0)
+        if (column_def(x, cmd->def->column_def, table, &cs) < 0)
             return -1;
         if (shape_find(ns, cs.name) >= 0) {
             if (cmd->missing_ok)
@@ -2241,7 +2282,7 @@ static int alter_fixed_format(rl_exec *x, const rl_relation *rel, const PgQuery_
         cmd->def->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
         return 0;
     col_spec cs;
-    if (column_def(x, cmd->def->column_def, &cs) < 0)
+    if (column_def(x, cmd->def->column_def, rel->name, &cs) < 0)
         return -1;
     if (cs.check)
         return 0; /* no format's column has a CHECK: the generic path answers */

@@ -1014,6 +1014,31 @@ static bool values_default_at(const PgQuery__SelectStmt *sel, size_t i)
     return true;
 }
 
+/* A GENERATED ALWAYS identity column can only be updated to DEFAULT
+ * (428C9, before any row, as PostgreSQL's rewriter): UPDATE's SET and ON
+ * CONFLICT DO UPDATE's, `SET (a, b) = (DEFAULT, ...)` each column by its
+ * element. 0 or -1. */
+static int identity_updates(rl_exec *x, PgQuery__Node *const *targets, size_t n, const int *cols,
+                            const rl_rowset *shape, const rl_defaults *defs)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t c = (size_t)cols[i];
+        if (defs->identity[c] != 'a')
+            continue;
+        const PgQuery__Node *v = set_source(x, targets[i]->res_target);
+        if (!v)
+            return -1;
+        if (v->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+            continue;
+        rl_exec_error(x, RL_SQLSTATE_GENERATED_ALWAYS, -1,
+                      "column \"%s\" can only be updated to DEFAULT", shape->cols[c].name);
+        rl_error_detail(x->err, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.",
+                        shape->cols[c].name);
+        return -1;
+    }
+    return 0;
+}
+
 /* rewriteTargetListIU's identity rules for an INSERT's targets: a value
  * for a GENERATED ALWAYS column is 428C9 unless OVERRIDING SYSTEM VALUE;
  * OVERRIDING USER VALUE gives every identity column its default whatever
@@ -1085,6 +1110,9 @@ int rl_dml_insert(rl_exec *x, const PgQuery__InsertStmt *st)
     cfs.defs = &defs;
     if (rc == 0 && defs.any)
         rc = identity_targets(x, st, tcols, st->n_cols ? st->n_cols : ntarget, shape, &defs);
+    if (rc == 0 && defs.any && cf && cf->update)
+        rc = identity_updates(x, cf->oc->target_list, cf->oc->n_target_list, cf->cols, shape,
+                              &defs);
     const PgQuery__SelectStmt *sel =
         st->select_stmt && st->select_stmt->node_case == PG_QUERY__NODE__NODE_SELECT_STMT
             ? st->select_stmt->select_stmt
@@ -1748,26 +1776,6 @@ static void temp_compact(rl_temp_table *t, const bool *gone)
 }
 
 /* --------------------------------------------------------------- UPDATE */
-
-/* A GENERATED ALWAYS identity column can only be updated to DEFAULT
- * (428C9, before any row, as PostgreSQL's rewriter). 0 or -1. */
-static int identity_updates(rl_exec *x, PgQuery__Node *const *targets, size_t n, const int *cols,
-                            const rl_rowset *shape, const rl_defaults *defs)
-{
-    for (size_t i = 0; i < n; i++) {
-        const PgQuery__ResTarget *rt = targets[i]->res_target;
-        size_t c = (size_t)cols[i];
-        if (defs->identity[c] != 'a' ||
-            (rt->val && rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT))
-            continue;
-        rl_exec_error(x, RL_SQLSTATE_GENERATED_ALWAYS, -1,
-                      "column \"%s\" can only be updated to DEFAULT", shape->cols[c].name);
-        rl_error_detail(x->err, "Column \"%s\" is an identity column defined as GENERATED ALWAYS.",
-                        shape->cols[c].name);
-        return -1;
-    }
-    return 0;
-}
 
 typedef struct upd_ctx {
     const PgQuery__UpdateStmt *st;

@@ -1692,6 +1692,14 @@ static bool polymorphic(uint32_t t)
 }
 
 /* Can argument type `have` reach declared type `want` implicitly? */
+/* PostgreSQL's implicit casts text / varchar -> regclass (text_regclass):
+ * nextval(pg_get_serial_sequence('t', 'id')), Django's sequence reset.
+ * Only a function's argument takes them here. */
+static bool text_to_regclass(uint32_t have, uint32_t want)
+{
+    return want == RL_OID_REGCLASS && (have == RL_OID_TEXT || have == RL_OID_VARCHAR);
+}
+
 static bool reachable(uint32_t have, uint32_t want)
 {
     if (have == RL_OID_UNKNOWN || have == want || want == RL_OID_ANY ||
@@ -1702,7 +1710,7 @@ static bool reachable(uint32_t have, uint32_t want)
                have == RL_OID_OIDVECTOR;
     if (want == RL_OID_PG_NODE_TREE)
         return false;
-    return rl_oid_implicit_cast(have, want);
+    return rl_oid_implicit_cast(have, want) || text_to_regclass(have, want);
 }
 
 /* An argument whose type is itself a polymorphic pseudo-type (a NULL cast
@@ -2022,7 +2030,8 @@ int rl_func_call(rl_expr_ctx *c, const rl_func *f, size_t n, rl_value *args, rl_
         /* an implicit cast the chosen row needs (int4 into float8, numeric
          * into float8, date into timestamp, ...): applied here */
         if (args[i].oid != RL_OID_UNKNOWN && args[i].oid != want && !polymorphic(want) &&
-            !arg_fits(args[i].oid, want) && rl_oid_implicit_cast(args[i].oid, want) &&
+            !arg_fits(args[i].oid, want) &&
+            (rl_oid_implicit_cast(args[i].oid, want) || text_to_regclass(args[i].oid, want)) &&
             rl_value_coerce(c, &args[i], want, -1, false, &args[i], loc) < 0)
             return -1;
         /* the table's polymorphic rows take one anyelement or anyarray

@@ -587,7 +587,9 @@ static int opt_int64(rl_exec *x, const PgQuery__DefElem *d, int64_t *out)
 }
 
 /* The options into o; SEQUENCE NAME (an identity column's CREATE names its
- * sequence so: `identity`, its caller took it) is 42601 anywhere else. */
+ * sequence so: `identity`, its caller took it) is 42601 anywhere else. An
+ * identity's sequence has its column's type, as if AS that type came
+ * first: an AS of its own is 42601 (conflicting or redundant). */
 static int collect_opts(rl_exec *x, PgQuery__Node **options, size_t n, bool identity,
                         seq_opts *o)
 {
@@ -613,7 +615,7 @@ static int collect_opts(rl_exec *x, PgQuery__Node **options, size_t n, bool iden
         if (!slot)
             return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, d->location,
                                  "option \"%s\" is not supported by RockLake", d->defname);
-        if (*slot)
+        if (*slot || (identity && slot == &o->as))
             return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, d->location,
                                  "conflicting or redundant options");
         *slot = d;
@@ -736,6 +738,21 @@ static int apply_opts(rl_exec *x, const seq_opts *o, bool init, rl_seq_def *def,
 }
 
 /* OWNED BY table.column | NONE into def (process_owned_by's checks). */
+/* Has table rel (stored or temporary) a column `column`? 0, or -1 with
+ * 42703 (or the error of its transaction). */
+static int column_exists(rl_exec *x, const rl_relation *rel, const char *column)
+{
+    rl_txn *t = rel->kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
+    if (rel->kind == RL_REL_STORED && !t)
+        return -1;
+    size_t nc = t ? rl_txn_table_ncols(t, rel->desc) : rel->temp ? rel->temp->rows->ncols : 0;
+    for (size_t i = 0; i < nc; i++)
+        if (strcmp(t ? rel->desc->cols[i].name : rel->temp->rows->cols[i].name, column) == 0)
+            return 0;
+    return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
+                         "column \"%s\" of relation \"%s\" does not exist", column, rel->name);
+}
+
 static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq_schema,
                           rl_seq_def *def)
 {
@@ -770,14 +787,8 @@ static int apply_owned_by(rl_exec *x, const PgQuery__DefElem *d, const char *seq
     if (strcmp(rel.schema, seq_schema) != 0)
         return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
                              "sequence must be in same schema as table it is linked to");
-    rl_txn *t = rel.kind == RL_REL_STORED ? rl_exec_txn(x) : NULL;
-    size_t nc = t ? rl_txn_table_ncols(t, rel.desc) : rel.temp ? rel.temp->rows->ncols : 0;
-    bool have = false;
-    for (size_t i = 0; i < nc && !have; i++)
-        have = strcmp(t ? rel.desc->cols[i].name : rel.temp->rows->cols[i].name, column) == 0;
-    if (!have)
-        return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_COLUMN, -1,
-                             "column \"%s\" of relation \"%s\" does not exist", column, table);
+    if (column_exists(x, &rel, column) < 0)
+        return -1;
     rl_str_copy(def->owned_table, sizeof def->owned_table, rel.name);
     rl_str_copy(def->owned_column, sizeof def->owned_column, column);
     return 0;
@@ -896,8 +907,12 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
     def.type_bytes = type_bytes; /* the column's type: its bounds the defaults */
     int64_t last = 0;
     bool called = false, restarted;
-    if (collect_opts(x, options, noptions, true, &o) < 0 ||
-        apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
+    if (collect_opts(x, options, noptions, true, &o) < 0)
+        return -1;
+    if (!type_bytes) /* init_params: the options read first */
+        return rl_exec_error(x, RL_SQLSTATE_INVALID_PARAMETER_VALUE, -1,
+                             "identity column type must be smallint, integer, or bigint");
+    if (apply_opts(x, &o, true, &def, &last, &called, &restarted) < 0)
         return -1;
     def.initial = last;
     def.initial_called = called;
@@ -909,10 +924,14 @@ int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const
     return 0;
 }
 
+static int identity_owner(rl_exec *x, const seq_found *f, char table[RL_INDEX_NAME_MAX]);
+
 /* AlterSequence's work on the existing sequence f: the options applied
- * with PostgreSQL's checks, this session's cached values dropped. 0 or
- * -1. */
-static int alter_existing(rl_exec *x, seq_found *f, PgQuery__Node **options, size_t noptions)
+ * with PostgreSQL's checks, this session's cached values dropped; an
+ * OWNED BY of an identity column's sequence is 0A000 but from its ALTER
+ * TABLE (for_identity). 0 or -1. */
+static int alter_existing(rl_exec *x, seq_found *f, PgQuery__Node **options, size_t noptions,
+                          bool for_identity)
 {
     rl_seq_def *def = &f->def;
     rl_seq_state now;
@@ -922,8 +941,19 @@ static int alter_existing(rl_exec *x, seq_found *f, PgQuery__Node **options, siz
     int64_t last = now.last_value;
     bool called = now.is_called, restarted;
     if (collect_opts(x, options, noptions, false, &o) < 0 ||
-        apply_opts(x, &o, false, def, &last, &called, &restarted) < 0 ||
-        (o.owned_by && apply_owned_by(x, o.owned_by, f->schema, def) < 0))
+        apply_opts(x, &o, false, def, &last, &called, &restarted) < 0)
+        return -1;
+    char owner[RL_INDEX_NAME_MAX];
+    int identity = o.owned_by && !for_identity ? identity_owner(x, f, owner) : 0;
+    if (identity < 0)
+        return -1;
+    if (identity) {
+        rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
+                      "cannot change ownership of identity sequence");
+        rl_error_detail(x->err, "Sequence \"%s\" is linked to table \"%s\".", f->name, owner);
+        return -1;
+    }
+    if (o.owned_by && apply_owned_by(x, o.owned_by, f->schema, def) < 0)
         return -1;
     if (restarted) {
         def->initial = last;
@@ -954,7 +984,7 @@ int rl_seq_alter(rl_exec *x, const PgQuery__AlterSeqStmt *st)
                "relation \"%s\" does not exist, skipping", rv->relname);
         return rl_send_complete(x, "ALTER SEQUENCE");
     }
-    if (alter_existing(x, &f, st->options, st->n_options) < 0)
+    if (alter_existing(x, &f, st->options, st->n_options, false) < 0)
         return -1;
     return rl_send_complete(x, "ALTER SEQUENCE");
 }
@@ -967,7 +997,7 @@ int rl_seq_alter_owned(rl_exec *x, const char *schema, const char *name, PgQuery
     if (rc == 0)
         return rl_exec_error(x, RL_SQLSTATE_UNDEFINED_TABLE, -1, "relation \"%s\" does not exist",
                              name);
-    return rc < 0 ? -1 : alter_existing(x, &f, options, noptions);
+    return rc < 0 ? -1 : alter_existing(x, &f, options, noptions, true);
 }
 
 /* The parts of a DROP's object name: schema (NULL: public) and name. */
@@ -1101,6 +1131,22 @@ static int defaults_calling(rl_exec *x, const seq_found *f, calling_default **ou
     rl_buf_free(&bare);
     rl_buf_free(&qual);
     *out = gone;
+    return rc;
+}
+
+/* Is f an identity column's sequence (its default calls it)? 1 with its
+ * table's name, 0, -1. */
+static int identity_owner(rl_exec *x, const seq_found *f, char table[RL_INDEX_NAME_MAX])
+{
+    size_t hits;
+    calling_default *calls;
+    int rc = defaults_calling(x, f, &calls, &hits);
+    for (size_t i = 0; rc == 0 && i < hits; i++)
+        if (calls[i].identity) {
+            rl_str_copy(table, RL_INDEX_NAME_MAX, calls[i].table);
+            rc = 1;
+        }
+    free(calls);
     return rc;
 }
 
@@ -1533,20 +1579,18 @@ int rl_fn_get_serial_sequence(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     if (rl_pgcatalog_reg_name(c->x, RL_OID_REGCLASS, (uint32_t)rel.d.v.i, qual, sizeof qual) != 1)
         return 0;
     rl_relation r;
-    const char *dot = strchr(qual, '.');
-    char schema[64] = "", table[64];
-    if (dot)
-        snprintf(schema, sizeof schema, "%.*s", (int)(dot - qual), qual);
-    rl_str_copy(table, sizeof table, dot ? dot + 1 : qual);
-    if (table[0] == '"' || schema[0] == '"') /* quoted names: look them up as stored */
+    rl_qualified_name q; /* its names as stored ("Mixed Case" unquoted) */
+    if (rl_qualified_name_split(qual, strlen(qual), &q) != 1 || q.n < 1 || q.n > 2)
         return 0;
     /* a bare name is the one the search path finds (a temporary table's) */
     bool table_kind = false;
-    if (rl_relation_lookup(c->x, dot ? schema : NULL, table, &r) < 0 ||
+    if (rl_relation_lookup(c->x, q.n == 2 ? q.part[0] : NULL, q.part[q.n - 1], &r) < 0 ||
         !(table_kind = r.kind == RL_REL_STORED || r.kind == RL_REL_TEMP))
         return table_kind ? -1 : 0;
     char col[64];
     snprintf(col, sizeof col, "%.*s", (int)a[1].d.v.s.len, (const char *)a[1].d.v.s.p);
+    if (column_exists(c->x, &r, col) < 0)
+        return -1;
     char found[64];
     int owned = rl_seq_owned_by(c->x, r.schema, r.name, col, found);
     if (owned <= 0)

@@ -30,7 +30,8 @@ int rl_seq_rename(rl_exec *x, const PgQuery__RenameStmt *st, const char *tag);
 /* The sequence schema.name of a serial or identity column of the new
  * table schema.table (CREATE TABLE's smallserial / serial / bigserial,
  * GENERATED ... AS IDENTITY [(options)]): of the column's type (type_bytes
- * 2, 4, 8), with the identity's sequence options (PostgreSQL's checks),
+ * 2, 4, 8; 0 a column of another type: 22023 once the options are read),
+ * with the identity's sequence options (PostgreSQL's checks),
  * OWNED BY the column; *oid its pg_class oid (nextval's argument). 0 or -1. */
 int rl_seq_create_serial(rl_exec *x, const char *schema, const char *name, const char *table,
                          const char *column, uint8_t type_bytes, PgQuery__Node **options,

@@ -1567,6 +1567,9 @@ static int find_temp(rl_exec *x, uint32_t oid, bool constraint, table_ent *t,
 static int temp_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n);
 static int temp_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
 static void key_constraint_def(const index_ent *e, char *buf, size_t n);
+typedef struct seq_ent seq_ent;
+static int temp_depend_row(gen_ctx *g, const seq_ent *e);
+static bool temp_identity_seq(const rl_exec *x, const seq_ent *e);
 
 /* ------------------------------------------------------------ namespaces */
 
@@ -1881,12 +1884,12 @@ static int class_row(gen_ctx *g, const table_ent *t)
 /* ------------------------------------------------------------ sequences */
 
 /* One sequence of a lake, as this statement's transaction sees it. */
-typedef struct seq_ent {
+struct seq_ent {
     char schema[64], name[64];
     rl_seq_def def;
     uint32_t oid, nsoid;
-    rl_txn *txn; /* its lake's transaction */
-} seq_ent;
+    rl_txn *txn; /* its lake's transaction; NULL: the session's temporary one */
+};
 
 typedef struct seq_list {
     seq_ent *v;
@@ -1921,6 +1924,21 @@ static int seq_list_lake(void *ctx, rl_txn *t, rl_format fmt)
     return rl_txn_list_sequences(t, NULL, seq_collect, l, &e) == 0 ? 0 : -1;
 }
 
+/* The session's temporary sequences after the lakes' (txn NULL), in its
+ * pg_temp_N, with the oids sql_seq.c gives them: 0, -1 out of memory. */
+static int temp_sequences(rl_exec *x, seq_list *l)
+{
+    char ns[64];
+    temp_ns_name(x, false, ns, sizeof ns);
+    l->txn = NULL;
+    for (const rl_temp_seq *q = x->s ? x->s->temp_seqs : NULL; q; q = q->next) {
+        if (seq_collect(l, ns, q->name, &q->def) < 0)
+            return -1;
+        l->v[l->n - 1].oid = rl_pgcatalog_rel_oid("pg_temp", q->name);
+    }
+    return 0;
+}
+
 /* Creation order (a lake's ids grow), as PostgreSQL's heap lists pg_class. */
 static int seq_cmp(const void *a, const void *b)
 {
@@ -1950,6 +1968,8 @@ static int load_sequences(rl_exec *x, seq_list *l)
         qsort(l->v, mine, sizeof *l->v, seq_cmp);
     if (rc == 0 && l->n - mine > 1)
         qsort(l->v + mine, l->n - mine, sizeof *l->v, seq_cmp);
+    if (rc == 0 && temp_sequences(x, l) < 0)
+        rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     return rc == 0 ? 0 : -1;
 }
 
@@ -1993,7 +2013,7 @@ static int class_seq_row(gen_ctx *g, const seq_ent *e)
 {
     const pg15_class c = {
         .oid = e->oid, .nsoid = e->nsoid, .relowner = OWNER_OID, .relfilenode = e->oid,
-        .relpersistence = 'p', .relkind = 'S', .relnatts = 3, .relispopulated = true,
+        .relpersistence = e->txn ? 'p' : 't', .relkind = 'S', .relnatts = 3, .relispopulated = true,
         .relreplident = 'n'};
     const char *name = e->name;
     return emit_row(g, class_cols, N(class_cols), &c, &name);
@@ -2023,6 +2043,8 @@ static int gen_sequence(gen_ctx *g) { return each_sequence(g, sequence_row); }
  * NULL until nextval or setval(.., true) called it (pg_sequence_last_value). */
 static int sequences_view_row(gen_ctx *g, const seq_ent *e)
 {
+    if (!e->txn)
+        return 0; /* a temporary one's state is sql_seq.c's, not listed */
     rl_seq_state st;
     if (rl_txn_sequence_state(e->txn, &e->def, &st, g->x->err) < 0)
         return -1;
@@ -2053,6 +2075,8 @@ static int depend_row(gen_ctx *g, const seq_ent *e)
 {
     if (!e->def.owned_table[0])
         return 0;
+    if (!e->txn)
+        return temp_depend_row(g, e);
     rl_txn *t = e->txn;
     rl_error probe;
     memset(&probe, 0, sizeof probe);
@@ -2088,6 +2112,8 @@ static int gen_depend(gen_ctx *g) { return each_sequence(g, depend_row); }
 
 static int is_sequence_row(gen_ctx *g, const seq_ent *e)
 {
+    if (!e->txn && temp_identity_seq(g->x, e))
+        return 0; /* an identity column's is not listed, as PostgreSQL's view says */
     char nums[4][24];
     const int64_t v[] = {e->def.start, e->def.min, e->def.max, e->def.increment};
     for (size_t i = 0; i < N(v); i++)
@@ -4456,6 +4482,41 @@ static int temp_is_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_
     return 0;
 }
 
+/* The session's temporary table `name`, NULL none. */
+static const rl_temp_table *temp_table_named(const rl_exec *x, const char *name)
+{
+    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+/* Is temporary sequence e an identity column's? */
+static bool temp_identity_seq(const rl_exec *x, const seq_ent *e)
+{
+    const rl_temp_table *t = temp_table_named(x, e->def.owned_table);
+    const rl_temp_default *d = t ? temp_default(t, e->def.owned_column) : NULL;
+    return d && d->identity;
+}
+
+/* A temporary sequence's OWNED BY dependency on its temporary table's
+ * column (an identity column's 'i'). */
+static int temp_depend_row(gen_ctx *g, const seq_ent *e)
+{
+    const rl_temp_table *t = temp_table_named(g->x, e->def.owned_table);
+    int col = t ? temp_column(t, e->def.owned_column) : -1;
+    if (col < 0)
+        return 0;
+    put_int(g, 0, PG_CLASS_OID);
+    put_int(g, 1, e->oid);
+    put_int(g, 2, 0);
+    put_int(g, 3, PG_CLASS_OID);
+    put_int(g, 4, temp_oid(t->name));
+    put_int(g, 5, (int64_t)col + 1);
+    put_char(g, 6, temp_identity_seq(g->x, e) ? 'i' : 'a');
+    return emit(g);
+}
+
 /* The temporary table, key index or key constraint of oid: 1 with its
  * table (and *key, NULL for the table), 0 none. */
 static int find_temp(rl_exec *x, uint32_t oid, bool constraint, table_ent *t,
@@ -4659,6 +4720,8 @@ int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid)
         return r < 0 ? -1 : schema_on_path(x, t.schema) && !temp_hides(x, ix.name);
     seq_ent se;
     r = find_sequence(x, oid, &se);
+    if (r != 0 && r > 0 && !se.txn)
+        return 1;
     if (r != 0)
         return r < 0 ? -1 : schema_on_path(x, se.schema) && !temp_hides(x, se.name);
     r = find_lake_table(x, oid, &t);

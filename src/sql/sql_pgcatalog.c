@@ -4195,6 +4195,11 @@ static bool is_temp_ns(const rl_exec *x, const char *schema)
     return strcmp(schema, name) == 0;
 }
 
+bool rl_pgcatalog_is_temp_schema(rl_exec *x, const char *schema)
+{
+    return strcmp(schema, "pg_temp") == 0 || is_temp_ns(x, schema);
+}
+
 static uint32_t temp_oid(const char *name) { return rl_pgcatalog_rel_oid("pg_temp", name); }
 
 /* Does a temporary relation of the session (a table, sequence or index)
@@ -5915,7 +5920,8 @@ int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uin
     size_t len = strlen(name);
     if (!x || !x->s)
         return 0;
-    for (const rl_temp_table *t = !schema || strcmp(schema, "pg_temp") == 0 ? x->s->temps : NULL;
+    for (const rl_temp_table *t =
+             !schema || rl_pgcatalog_is_temp_schema(x, schema) ? x->s->temps : NULL;
          t; t = t->next) /* a temporary table's index: pg_temp comes first */
         for (const rl_temp_key *k = t->keys; k; k = k->next)
             if (strcmp(k->name, name) == 0) {

@@ -42,3 +42,5 @@ SELECT d.objid::regclass::text, d.refobjid::regclass::text, d.refobjsubid, d.dep
 SELECT sequence_schema LIKE 'pg_temp%', sequence_name, data_type, start_value, maximum_value, cycle_option FROM information_schema.sequences ORDER BY 2;
 SELECT a.attname, pg_get_serial_sequence('sers', a.attname)::regclass::text, s.seqstart, s.seqincrement FROM pg_attribute a JOIN pg_sequence s ON s.seqrelid = pg_get_serial_sequence(a.attrelid::regclass::text, a.attname)::regclass::oid WHERE a.attrelid = 'sers'::regclass AND a.attnum > 0 ORDER BY 1;
 SELECT a.attname, a.attidentity, pg_get_expr(d.adbin, d.adrelid) FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum WHERE a.attrelid = 'sers'::regclass AND a.attnum > 0 ORDER BY a.attnum;
+-- the temporary schema's pg_temp_N name reads as pg_temp does
+SELECT to_regclass((SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) || '.sers') = 'sers'::regclass, ((SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) || '.sers_id_seq')::regclass::text, to_regclass((SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) || '.nothing');

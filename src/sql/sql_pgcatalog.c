@@ -1,7 +1,8 @@
 /*
  * sql_pgcatalog.c — pg_catalog and information_schema relations: PostgreSQL
  * 15's own system rows (generated, src/sql/pg15_catalog.inc) followed by rows
- * generated from the table descriptors and the catalog's name registry.
+ * generated from the table descriptors and the catalog's name registry, and
+ * then the session's temporary tables.
  *
  * Owns: the virtual relations DuckDB's postgres extension reads during
  * catalog discovery (pg_namespace, pg_class, pg_attribute, pg_type,
@@ -28,8 +29,12 @@
  *    constraints;
  *  - relpages is 0 for every table (system relations included), so clients
  *    never plan parallel ctid-range scans (a lake table's primary-key
- *    index has PostgreSQL's 1, RELPAGES).
- * Only stored (non-temporary) tables are listed.
+ *    index has PostgreSQL's 1, RELPAGES);
+ *  - a session's temporary tables, their keys, indexes and sequences are
+ *    listed after the lake's rows to that session only, in its pg_temp_N
+ *    (section "the session's temporary tables"), with oids that are
+ *    functions of their names in pg_temp: the oids regclass and their row
+ *    types already had.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -1562,6 +1567,10 @@ static int temp_index_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent 
 static int temp_type_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
 static int temp_is_table_row(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
 static int temp_is_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_is_table_constraint_rows(gen_ctx *g, const rl_temp_table *tt,
+                                         const table_ent *t);
+static int temp_is_key_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_is_check_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
 static int find_temp(rl_exec *x, uint32_t oid, bool constraint, table_ent *t,
                      const rl_temp_table **tt, const rl_temp_key **key);
 static int temp_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n);
@@ -3242,6 +3251,41 @@ static int is_key_constraint_row(gen_ctx *g, const table_ent *t, const char *nam
     return emit(g);
 }
 
+/* A CHECK's row of table_constraints, or a NOT NULL column's
+ * pseudo-constraint's. */
+static int is_check_constraint_row(gen_ctx *g, const table_ent *t, const char *name)
+{
+    const char *db = g->x->s->eng->database;
+    const char *row[] = {db, t->schema, name, db, t->schema, t->name, "CHECK", "NO", "NO",
+                         "YES", NULL};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+/* The name table_constraints gives NOT NULL column c (from 0) of t. */
+static void not_null_name(const table_ent *t, size_t c, char *buf, size_t n)
+{
+    snprintf(buf, n, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
+}
+
+/* A check_constraints row: constraint name and clause. */
+static int is_check_clause_row(gen_ctx *g, const table_ent *t, const char *name,
+                               const char *clause)
+{
+    const char *row[] = {g->x->s->eng->database, t->schema, name, clause};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+/* The check_constraints row of NOT NULL column c (from 0) of t. */
+static int is_not_null_clause_row(gen_ctx *g, const table_ent *t, size_t c, const char *column)
+{
+    char name[160], clause[160];
+    not_null_name(t, c, name, sizeof name);
+    snprintf(clause, sizeof clause, "%s IS NOT NULL", column);
+    return is_check_clause_row(g, t, name, clause);
+}
+
 /* A table's constraints as role lake sees them on its own tables: the
  * primary key, the UNIQUE constraints, and a CHECK per NOT NULL column,
  * named <schema oid>_<table oid>_<attnum>_not_null (PostgreSQL's oids
@@ -3262,29 +3306,20 @@ static int is_table_constraint_rows(gen_ctx *g, const table_ent *t)
                                   ix[k].def.nulls_not_distinct) < 0)
             return -1;
     }
-    const char *db = g->x->s->eng->database;
     rl_txn *txn = rl_exec_txn(g->x);
     const rl_check_con *chk;
     size_t nchk = 0;
     if (!txn || rl_txn_checks(txn, &chk, &nchk, NULL, g->x->err) < 0)
         return -1;
-    for (size_t k = 0; k < nchk; k++) { /* its CHECK constraints */
-        if (strcmp(chk[k].def.table, t->name) != 0 || strcmp(chk[k].schema, t->schema) != 0)
-            continue;
-        const char *row[] = {db, t->schema, chk[k].name, db, t->schema, t->name, "CHECK", "NO",
-                             "NO", "YES", NULL};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+    for (size_t k = 0; k < nchk; k++) /* its CHECK constraints */
+        if (!strcmp(chk[k].def.table, t->name) && !strcmp(chk[k].schema, t->schema) &&
+            is_check_constraint_row(g, t, chk[k].name) < 0)
             return -1;
-    }
     for (size_t c = 0; c < t->ncols; c++) {
         if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
             continue;
-        snprintf(name, sizeof name, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
-        const char *row[] = {db, t->schema, name, db, t->schema, t->name, "CHECK", "NO", "NO",
-                             "YES", NULL};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+        not_null_name(t, c, name, sizeof name);
+        if (is_check_constraint_row(g, t, name) < 0)
             return -1;
     }
     return 0;
@@ -3345,7 +3380,9 @@ static int is_table_fkey_rows(gen_ctx *g, const table_ent *t)
 
 static int gen_is_table_constraints(gen_ctx *g)
 {
-    return each_table(g, is_table_constraint_rows) < 0 ? -1 : each_table(g, is_table_fkey_rows);
+    if (each_table(g, is_table_constraint_rows) < 0 || each_table(g, is_table_fkey_rows) < 0)
+        return -1;
+    return each_temp(g, temp_is_table_constraint_rows);
 }
 
 static int is_referential_rows(gen_ctx *g, const table_ent *t)
@@ -3450,16 +3487,10 @@ static int is_fkey_column_rows(gen_ctx *g, const table_ent *t)
  * names them. */
 static int not_null_clause_rows(gen_ctx *g, const table_ent *t)
 {
-    const char *db = g->x->s->eng->database;
     for (size_t c = 0; c < t->ncols; c++) {
         if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
             continue;
-        char name[160], clause[160];
-        snprintf(name, sizeof name, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
-        snprintf(clause, sizeof clause, "%s IS NOT NULL", t->d->cols[c].name);
-        const char *row[] = {db, t->schema, name, clause};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+        if (is_not_null_clause_row(g, t, c, t->d->cols[c].name) < 0)
             return -1;
     }
     return 0;
@@ -3467,7 +3498,7 @@ static int not_null_clause_rows(gen_ctx *g, const table_ent *t)
 
 static int gen_is_check_constraints(gen_ctx *g)
 {
-    if (each_table(g, not_null_clause_rows) < 0)
+    if (each_table(g, not_null_clause_rows) < 0 || each_temp(g, temp_is_check_rows) < 0)
         return -1;
     rl_txn *txn = rl_exec_txn(g->x);
     const rl_check_con *c;
@@ -3498,7 +3529,8 @@ static int gen_is_check_constraints(gen_ctx *g)
 
 static int gen_is_key_column_usage(gen_ctx *g)
 {
-    if (is_system_key_columns(g) < 0 || each_table(g, is_key_column_rows) < 0)
+    if (is_system_key_columns(g) < 0 || each_table(g, is_key_column_rows) < 0 ||
+        each_temp(g, temp_is_key_column_rows) < 0)
         return -1;
     return each_table(g, is_fkey_column_rows);
 }
@@ -4482,6 +4514,57 @@ static int temp_is_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_
                     def->identity == 'a' ? "ALWAYS" : "BY DEFAULT");
         }
         if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Its keys, CHECKs and NOT NULL columns as a stored table's
+ * (is_table_constraint_rows). */
+static int temp_is_table_constraint_rows(gen_ctx *g, const rl_temp_table *tt,
+                                         const table_ent *t)
+{
+    for (const rl_temp_key *k = tt->keys; k; k = k->next)
+        if (k->def.constraint &&
+            is_key_constraint_row(g, t, k->name, k->def.primary, k->def.nulls_not_distinct) < 0)
+            return -1;
+    for (const rl_temp_check *c = tt->checks; c; c = c->next)
+        if (is_check_constraint_row(g, t, c->name) < 0)
+            return -1;
+    for (size_t c = 0; c < t->ncols && c < RL_MAX_COLUMNS; c++) {
+        char name[160];
+        if (!tt->not_null[c])
+            continue;
+        not_null_name(t, c, name, sizeof name);
+        if (is_check_constraint_row(g, t, name) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int temp_is_key_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (const rl_temp_key *k = tt->keys; k; k = k->next)
+        for (size_t i = 0; k->def.constraint && i < k->def.ncols; i++)
+            if (is_key_column_row(g, t, k->name, k->def.cols[i], i + 1) < 0)
+                return -1;
+    return 0;
+}
+
+/* information_schema.check_constraints: its NOT NULL columns' and CHECKs'
+ * clauses, as a stored table's (gen_is_check_constraints). */
+static int temp_is_check_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (size_t c = 0; c < t->ncols && c < RL_MAX_COLUMNS; c++) {
+        if (!tt->not_null[c])
+            continue;
+        if (is_not_null_clause_row(g, t, c, tt->rows->cols[c].name) < 0)
+            return -1;
+    }
+    for (const rl_temp_check *c = tt->checks; c; c = c->next) {
+        char def[RL_CHECK_TEXT_MAX + 32];
+        snprintf(def, sizeof def, "(%s)%s", c->text, c->not_valid ? " NOT VALID" : "");
+        if (is_check_clause_row(g, t, c->name, def) < 0)
             return -1;
     }
     return 0;

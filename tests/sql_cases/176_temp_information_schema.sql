@@ -44,3 +44,10 @@ SELECT a.attname, pg_get_serial_sequence('sers', a.attname)::regclass::text, s.s
 SELECT a.attname, a.attidentity, pg_get_expr(d.adbin, d.adrelid) FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum WHERE a.attrelid = 'sers'::regclass AND a.attnum > 0 ORDER BY a.attnum;
 -- the temporary schema's pg_temp_N name reads as pg_temp does
 SELECT to_regclass((SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) || '.sers') = 'sers'::regclass, ((SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) || '.sers_id_seq')::regclass::text, to_regclass((SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()) || '.nothing');
+-- its constraints in information_schema (a NOT NULL's name holds oids:
+-- compared by its shape)
+CREATE TEMP TABLE cons (id int PRIMARY KEY, code text NOT NULL UNIQUE, qty int CHECK (qty > 0), CONSTRAINT pair UNIQUE (qty, code));
+ALTER TABLE cons ADD CONSTRAINT later CHECK (qty < 100) NOT VALID;
+SELECT constraint_schema LIKE 'pg_temp%', regexp_replace(constraint_name, '^[0-9]+_[0-9]+_', 'N_N_'), table_schema LIKE 'pg_temp%', table_name, constraint_type, is_deferrable, initially_deferred, enforced, nulls_distinct FROM information_schema.table_constraints WHERE table_name = 'cons' ORDER BY 2;
+SELECT constraint_name, column_name, ordinal_position, table_schema LIKE 'pg_temp%' FROM information_schema.key_column_usage WHERE table_name = 'cons' ORDER BY 1, 3;
+SELECT regexp_replace(cc.constraint_name, '^[0-9]+_[0-9]+_', 'N_N_'), cc.check_clause FROM information_schema.check_constraints cc JOIN information_schema.table_constraints tc USING (constraint_schema, constraint_name) WHERE tc.table_name = 'cons' ORDER BY 1;

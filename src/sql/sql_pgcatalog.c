@@ -1195,6 +1195,11 @@ struct rl_pgc_tables {
      * table has no rows, and a partial list knows that as well) */
     char (*looked)[64];
     size_t nlooked;
+    /* lists this execution replaced: a generation of it may still borrow
+     * one (a scan of pg_class whose filter calls pg_table_is_visible lists
+     * the tables again), so they are freed only when another execution
+     * replaces the list */
+    struct rl_pgc_tables *retired;
 };
 
 /* A key set of the relation's table-name column with few names, or NULL. */
@@ -1372,14 +1377,42 @@ static void gen_release(gen_ctx *g)
 
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
 {
-    if (c) {
+    while (c) {
+        struct rl_pgc_tables *next = c->retired;
         free(c->tables);
         free(c->indexes);
         free(c->comments);
         rl_buf_free(&c->texts);
         free(c->looked);
+        free(c);
+        c = next;
     }
-    free(c);
+}
+
+/* Let go of c's lists before new ones replace them: kept among the
+ * retired ones while this execution may borrow them, freed (with those
+ * retired before) otherwise. false: out of memory, nothing changed. */
+static bool pgc_retire(struct rl_pgc_tables *c, uint64_t exec)
+{
+    if (c->exec != exec) {
+        rl_pgcatalog_cache_free(c->retired);
+        c->retired = NULL;
+        free(c->tables);
+        free(c->indexes);
+        free(c->comments);
+        rl_buf_free(&c->texts);
+        return true;
+    }
+    struct rl_pgc_tables *old = calloc(1, sizeof *old);
+    if (!old)
+        return false;
+    old->tables = c->tables;
+    old->indexes = c->indexes;
+    old->comments = c->comments;
+    old->texts = c->texts;
+    old->retired = c->retired;
+    c->retired = old;
+    return true;
 }
 
 /* Keep the names a partial list was made for (list_has_name). Out of
@@ -1439,10 +1472,8 @@ static int load_tables(gen_ctx *g)
     index_ents_link(g);
     if (!c && !(c = s->pgc_tables = calloc(1, sizeof *c)))
         return 0; /* no list kept: g->tables stays g's own */
-    free(c->tables);
-    free(c->indexes);
-    free(c->comments);
-    rl_buf_free(&c->texts);
+    if (!pgc_retire(c, g->x->id))
+        return 0; /* the same */
     c->exec = g->x->id;
     c->tables = g->tables;
     c->n = g->ntables;

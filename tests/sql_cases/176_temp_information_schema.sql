@@ -25,6 +25,11 @@ SELECT 'kept'::regclass = 'public.kept'::regclass, 'public.kept'::regclass::text
 SELECT table_schema LIKE 'pg_temp%', column_name FROM information_schema.columns WHERE table_name = 'kept' ORDER BY 1, 2;
 DROP TABLE kept;
 SELECT c.relpersistence, pg_table_is_visible(c.oid), c.oid::regclass::text FROM pg_class c WHERE c.relname = 'kept';
+-- a scan of pg_class picked by name, joined, whose filter calls
+-- pg_table_is_visible (which lists the tables again) keeps reading its own
+-- list (it was freed under the scan: a use after free ASan reports, with
+-- stored tables alone)
+SELECT n.nspname, c.relname, c.relkind FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relname IN ('kept', 'kept_pkey') AND pg_catalog.pg_table_is_visible(c.oid) ORDER BY 2;
 -- the temporary schema by name
 SELECT count(*) FROM pg_namespace n WHERE n.oid = pg_my_temp_schema() AND n.nspname::regnamespace = n.oid AND (n.nspname || '')::regnamespace::text = n.nspname;
 SELECT n.nspname LIKE 'pg_temp%', c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname OPERATOR(pg_catalog.~) '^(pg_temp.*)$' COLLATE pg_catalog.default AND c.relkind IN ('r', 'p') ORDER BY 2;

@@ -1403,14 +1403,11 @@ static bool pgc_retire(struct rl_pgc_tables *c, uint64_t exec)
         rl_buf_free(&c->texts);
         return true;
     }
-    struct rl_pgc_tables *old = calloc(1, sizeof *old);
+    struct rl_pgc_tables *old = malloc(sizeof *old);
     if (!old)
         return false;
-    old->tables = c->tables;
-    old->indexes = c->indexes;
-    old->comments = c->comments;
-    old->texts = c->texts;
-    old->retired = c->retired;
+    *old = *c; /* its lists, and those retired before */
+    old->looked = NULL; /* c keeps (and replaces) its names */
     c->retired = old;
     return true;
 }

@@ -1582,6 +1582,7 @@ static void temp_ns_name(const rl_exec *x, bool toast, char *buf, size_t n);
 static int temp_ns_by_oid(const rl_exec *x, uint32_t oid, char *buf, size_t n);
 static bool is_temp_ns(const rl_exec *x, const char *schema);
 static bool temp_hides(const rl_exec *x, const char *name);
+static uint32_t temp_oid(const char *name);
 static int each_temp(gen_ctx *g,
                      int (*rows)(gen_ctx *g, const rl_temp_table *tt, const table_ent *t));
 static int temp_namespace_rows(gen_ctx *g);
@@ -4859,6 +4860,9 @@ int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid)
     const pg15_type *ty = pg15_type_by_oid(oid);
     if (ty)
         return ty->nsoid == PG_CATALOG_NAMESPACE_OID;
+    for (const rl_temp_table *tt = x && x->s ? x->s->temps : NULL; tt; tt = tt->next)
+        if (oid == rowtype_oid(temp_oid(tt->name)) || oid == arraytype_oid(temp_oid(tt->name)))
+            return 1; /* a temporary table's row type: pg_temp comes first */
     table_ent t;
     int r = find_lake_table(x, oid, &t);
     if (r <= 0 || (oid != rowtype_oid(t.oid) && oid != arraytype_oid(t.oid)))

@@ -25,7 +25,7 @@ SELECT r.conname, r.contype, pg_get_constraintdef(r.oid), pg_get_constraintdef(r
 SELECT r.conname, r.conkey FROM pg_constraint r WHERE r.conrelid = 'tmp'::regclass AND r.contype IN ('p', 'u') ORDER BY 1;
 SELECT c2.relname, i.indisprimary, i.indisunique, i.indnatts, i.indnkeyatts, i.indkey::text, i.indoption::text, pg_get_indexdef(i.indexrelid), pg_get_indexdef(i.indexrelid, 0, true), pg_get_indexdef(i.indexrelid, 1, true) FROM pg_index i JOIN pg_class c2 ON c2.oid = i.indexrelid WHERE i.indrelid = 'tmp'::regclass ORDER BY 1;
 SELECT a.attrelid::regclass::text, a.attname, a.attnum, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a JOIN pg_index i ON i.indexrelid = a.attrelid WHERE i.indrelid = 'tmp'::regclass ORDER BY 1, 3;
-SELECT t.typname, t.typtype, t.typrelid = 'tmp'::regclass, t.typnamespace = pg_my_temp_schema(), e.typname, e.typelem = t.oid, c.reltype = t.oid FROM pg_type t JOIN pg_type e ON e.oid = t.typarray JOIN pg_class c ON c.oid = t.typrelid WHERE t.typname = 'tmp';
+SELECT t.typname, t.typtype, t.typrelid = 'tmp'::regclass, t.typnamespace = pg_my_temp_schema(), e.typname, e.typelem = t.oid, c.reltype = t.oid, pg_type_is_visible(t.oid), pg_type_is_visible(e.oid) FROM pg_type t JOIN pg_type e ON e.oid = t.typarray JOIN pg_class c ON c.oid = t.typrelid WHERE t.typname = 'tmp';
 SELECT 'tmp'::regtype::text, '_tmp'::regtype::text, format_type(c.reltype, NULL) FROM pg_class c WHERE c.relname = 'tmp';
 -- ALTER TABLE: a column added, renamed, dropped; a NOT NULL set; a CHECK
 -- added NOT VALID; the table renamed

@@ -412,8 +412,9 @@ static inline void ev_rowdesc(side *s, size_t n, const char *const *names, const
 
 /* PostgreSQL lists pg_temp_N / pg_toast_temp_N in pg_namespace from the first
  * temporary table any session created on (DuckDB's UPDATE does), RockLake
- * never: a documented deviation (docs/sql-support.md), so such rows are
- * left out of every answer before comparing. */
+ * the session's own only, numbered otherwise: a documented deviation
+ * (docs/sql-support.md), so such rows are left out of every answer before
+ * comparing. */
 static inline bool temp_namespace_row(const side *s, size_t n, const uint8_t *const *vals,
                                       const size_t *lens)
 {

@@ -803,6 +803,70 @@ static void test_temporary_keys_roll_back_an_implicit_transaction(void)
     lake_close(&l);
 }
 
+/* sql's first value on session s is want. */
+static void first_is(rl_session *s, const char *sql, const char *want)
+{
+    recorder r;
+    rl_error e;
+    CHECK(run(s, sql, &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.first[0], want);
+}
+
+/* A session's temporary tables are rows of the catalog views to that
+ * session only (tests/sql_cases/175-176 compare what it sees with
+ * PostgreSQL's; one session there): another session lists none of them and
+ * has no pg_temp_N of its own; the owner's pg_temp_N is named by its
+ * backend process id and reads as pg_temp in a qualified name (what a case
+ * file cannot spell: PostgreSQL's N differs); a transaction that rolls back
+ * its first temporary table leaves no temporary schema, one that committed
+ * one leaves it after the table is dropped, as PostgreSQL's. */
+static void test_temporary_tables_in_the_catalog_are_the_sessions(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *a = rl_session_new(l.eng, NULL), *b = rl_session_new(l.eng, NULL);
+    rl_session_set_backend_pid(a, 4242);
+    rl_session_set_backend_pid(b, 4343);
+    recorder r;
+    rl_error e;
+    CHECK(run(a, "CREATE TEMP TABLE t (k int PRIMARY KEY, v text CHECK (v <> ''))", &r, &e) ==
+          RL_EXEC_DONE);
+    first_is(a, "SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()",
+             "pg_temp_4242");
+    first_is(a, "SELECT count(*) FROM pg_class WHERE relname IN ('t', 't_pkey')", "2");
+    CHECK(run(a, "INSERT INTO pg_temp_4242.t VALUES (1, 'a')", &r, &e) == RL_EXEC_DONE);
+    first_is(a, "SELECT count(*) FROM pg_temp_4242.t", "1");
+    first_is(a, "SELECT 'pg_temp_4242.t_pkey'::regclass::text", "t_pkey");
+    first_is(a, "SELECT to_regclass('pg_temp_4343.t') IS NULL", "t");
+    const char *const views[] = {
+        "SELECT count(*) FROM pg_class WHERE relpersistence = 't'",
+        "SELECT count(*) FROM pg_attribute WHERE attname IN ('k', 'v')",
+        "SELECT count(*) FROM pg_constraint WHERE conname LIKE 't\\_%'",
+        "SELECT count(*) FROM pg_type WHERE typname IN ('t', '_t')",
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 't'",
+        "SELECT count(*) FROM information_schema.columns WHERE table_name = 't'",
+        "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'pg\\_%temp\\_%'",
+        "SELECT pg_my_temp_schema()"};
+    for (size_t i = 0; i < sizeof views / sizeof views[0]; i++) {
+        first_is(b, views[i], "0");
+        CHECK(run(a, views[i], &r, &e) == RL_EXEC_DONE);
+        CHECK(strcmp(r.first[0], "0") != 0);
+    }
+    CHECK(run(b, "SELECT count(*) FROM pg_temp_4242.t", &r, &e) == RL_EXEC_ERROR);
+    /* the first temporary table rolled back: no temporary schema */
+    CHECK(run(b, "BEGIN; CREATE TEMP TABLE u (x int); ROLLBACK", &r, &e) == RL_EXEC_DONE);
+    first_is(b, "SELECT pg_my_temp_schema()", "0");
+    /* committed, then dropped: the schema stays, with nothing in it */
+    CHECK(run(b, "CREATE TEMP TABLE u (x int)", &r, &e) == RL_EXEC_DONE);
+    CHECK(run(b, "DROP TABLE u", &r, &e) == RL_EXEC_DONE);
+    first_is(b, "SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()",
+             "pg_temp_4343");
+    first_is(b, "SELECT count(*) FROM pg_class WHERE relpersistence = 't'", "0");
+    rl_session_free(a);
+    rl_session_free(b);
+    lake_close(&l);
+}
+
 /* What tests/sql_cases/162-163 cannot compare (the harness compares no
  * HINT) or show (DISCARD ALL): PostgreSQL's hints for an enum's values, a
  * number's units and range; a placeholder outlives DISCARD ALL (its value
@@ -878,5 +942,6 @@ int main(void)
     RUN(test_temporary_sequences_are_the_sessions);
     RUN(test_temporary_keys_roll_back_an_implicit_transaction);
     RUN(test_settings_hints_placeholders_and_show_all);
+    RUN(test_temporary_tables_in_the_catalog_are_the_sessions);
     return tu_finish();
 }

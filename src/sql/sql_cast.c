@@ -580,13 +580,15 @@ int rl_regclass_from_text(rl_expr_ctx *c, const char *p, size_t len, bool missin
                              "cross-database references are not implemented: \"%s\"", text);
     const char *schema = q.n >= 2 ? q.part[q.n - 2] : NULL;
     const char *name = q.part[q.n - 1];
-    /* pg_temp names the session's temporary schema, which exists once it
-     * made a temporary table or sequence (the relation lookup below knows
-     * the name) */
+    /* pg_temp (or its pg_temp_N) names the session's temporary schema,
+     * which exists once it made a temporary table or sequence (the
+     * relation lookup below knows the name) */
     int known = !schema ? 1
                 : strcmp(schema, "pg_temp") == 0
                     ? c->x->s && (c->x->s->temps != NULL || c->x->s->temp_seqs != NULL)
-                                                 : rl_pgcatalog_schema_exists(c->x, schema);
+                : rl_pgcatalog_is_temp_schema(c->x, schema)
+                    ? 1
+                    : rl_pgcatalog_schema_exists(c->x, schema);
     if (known < 0)
         return -1;
     if (known == 0 && !missing_ok)

@@ -361,11 +361,14 @@ static int choose_name(rl_exec *x, const char *schema, const char *table, const 
 /* One CHECK of table rel (shape given) stored under its name (chosen when
  * c has none). */
 /* A new CHECK of temporary table t, in name order. 0 or -1. */
-static int temp_put(rl_exec *x, rl_temp_table *t, const char *name, const char *text,
+static int temp_put(rl_exec *x, rl_temp_table *t, const char *name, const rl_check_text *tx,
                     bool not_valid)
 {
     rl_temp_check *c = calloc(1, sizeof *c);
-    if (!c || !(c->text = strdup(text))) {
+    if (!c || !(c->text = strdup((const char *)tx->plain.data)) ||
+        !(c->pretty = strdup((const char *)tx->pretty.data))) {
+        if (c)
+            free(c->text);
         free(c);
         return oom(x);
     }
@@ -431,7 +434,7 @@ static int add_one(rl_exec *x, const char *schema, const char *table, const rl_r
     if (rc == 0 && rel && !not_valid)
         rc = validate_rows(x, rel, name, (const char *)tx.plain.data);
     if (rc == 0 && temp) {
-        rc = temp_put(x, temp, name, (const char *)tx.plain.data, not_valid);
+        rc = temp_put(x, temp, name, &tx, not_valid);
     } else if (rc == 0) {
         rl_check_def def;
         memset(&def, 0, sizeof def);
@@ -687,6 +690,7 @@ void rl_check_free_temp(rl_temp_check **list)
         *list = c->next;
         rl_parsed_release(c->parsed);
         free(c->text);
+        free(c->pretty);
         free(c);
     }
 }
@@ -695,7 +699,10 @@ int rl_check_copy_temp(rl_temp_check **dst, const rl_temp_check *src)
 {
     for (; src; src = src->next) {
         rl_temp_check *c = calloc(1, sizeof *c);
-        if (!c || !(c->text = strdup(src->text))) {
+        if (!c || !(c->text = strdup(src->text)) ||
+            (src->pretty && !(c->pretty = strdup(src->pretty)))) {
+            if (c)
+                free(c->text);
             free(c);
             return -1;
         }
@@ -745,13 +752,17 @@ int rl_check_temp_follow(rl_exec *x, rl_temp_table *t, const char *old_column,
             break;
         }
         char *text = strdup((const char *)tx.plain.data);
+        char *pretty = text ? strdup((const char *)tx.pretty.data) : NULL;
         rl_check_text_free(&tx);
-        if (!text) {
+        if (!pretty) {
+            free(text);
             rc = oom(x);
             break;
         }
         free(c->text);
         c->text = text;
+        free(c->pretty);
+        c->pretty = pretty;
         rl_parsed_release(c->parsed);
         c->parsed = NULL;
         pp = &c->next;

@@ -520,6 +520,8 @@ int rl_ddl_temps_touch_append(rl_exec *x, rl_temp_table *t)
 
 void rl_ddl_end_transaction(rl_session *s, bool committed)
 {
+    if (committed && (s->temps || s->temp_seqs))
+        s->temp_ns_kept = true;
     if (s->temps_saved && !committed) { /* as the block found them */
         temps_keep_lines(s->temps_at_start, s->temps);
         rl_ddl_temps_free(s->temps);

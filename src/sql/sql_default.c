@@ -40,6 +40,7 @@ static void temp_default_free(rl_temp_default *d)
 {
     rl_parsed_release(d->parsed);
     free(d->text);
+    free(d->pretty);
     free(d);
 }
 
@@ -58,12 +59,15 @@ int rl_default_copy_temp(rl_temp_table *dst, const rl_temp_table *src)
     for (const rl_temp_default *d = src->defaults; d; d = d->next) {
         rl_temp_default *c = calloc(1, sizeof *c);
         char *text = c ? strdup(d->text) : NULL;
-        if (!text) {
+        char *pretty = text && d->pretty ? strdup(d->pretty) : NULL;
+        if (!text || (d->pretty && !pretty)) {
+            free(text);
             free(c);
             return -1;
         }
         rl_str_copy(c->column, sizeof c->column, d->column);
         c->text = text; /* parsed again at its first use */
+        c->pretty = pretty;
         c->identity = d->identity;
         *tail = c;
         tail = &c->next;
@@ -312,13 +316,16 @@ int rl_default_set_temp(rl_exec *x, rl_temp_table *t, const char *column, uint32
         return got;
     rl_temp_default *d = calloc(1, sizeof *d);
     char *text = d ? strdup((const char *)tx.plain.data) : NULL;
+    char *pretty = text ? strdup((const char *)tx.pretty.data) : NULL;
     rl_check_text_free(&tx);
-    if (!text) {
+    if (!pretty) {
+        free(text);
         free(d);
         return rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     }
     rl_str_copy(d->column, sizeof d->column, column);
     d->text = text;
+    d->pretty = pretty;
     d->identity = identity;
     d->next = t->defaults;
     t->defaults = d;

@@ -96,6 +96,10 @@ struct rl_session {
     rl_temp_table *temps;
     rl_temp_table *temps_at_start; /* as the transaction block found them ... */
     bool temps_saved;              /* ... once one changed (rl_ddl_temps_touch) */
+    /* a transaction that ended with a temporary table or sequence committed
+     * the session's temporary schema pg_temp_N: it stays for the session
+     * (sql_pgcatalog.c), as PostgreSQL's does */
+    bool temp_ns_kept;
     rl_setting *settings;
     rl_setting *placeholders;      /* custom settings SET named (names only); kept */
     rl_setting *settings_client;   /* the startup packet's: what RESET returns to */

@@ -543,9 +543,10 @@ static int fn_current_schemas(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
     return rl_val_str_copy(c, out, rl_array_oid_of(RL_OID_NAME), s, strlen(s));
 }
 
+/* pg_my_temp_schema(): the session's pg_temp_N, 0 while it has none. */
 static int fn_my_temp_schema(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *out, int loc)
 {
-    rl_val_int(out, RL_OID_OID, 0);
+    rl_val_int(out, RL_OID_OID, rl_pgcatalog_temp_namespace(c->x));
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /*
  * sql_pgcatalog.c — pg_catalog and information_schema relations: PostgreSQL
  * 15's own system rows (generated, src/sql/pg15_catalog.inc) followed by rows
- * generated from the table descriptors and the catalog's name registry.
+ * generated from the table descriptors and the catalog's name registry, and
+ * then the session's temporary tables.
  *
  * Owns: the virtual relations DuckDB's postgres extension reads during
  * catalog discovery (pg_namespace, pg_class, pg_attribute, pg_type,
@@ -28,8 +29,12 @@
  *    constraints;
  *  - relpages is 0 for every table (system relations included), so clients
  *    never plan parallel ctid-range scans (a lake table's primary-key
- *    index has PostgreSQL's 1, RELPAGES).
- * Only stored (non-temporary) tables are listed.
+ *    index has PostgreSQL's 1, RELPAGES);
+ *  - a session's temporary tables, their keys, indexes and sequences are
+ *    listed after the lake's rows to that session only, in its pg_temp_N
+ *    (section "the session's temporary tables"), with oids that are
+ *    functions of their names in pg_temp: the oids regclass and their row
+ *    types already had.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -1204,6 +1209,11 @@ struct rl_pgc_tables {
      * table has no rows, and a partial list knows that as well) */
     char (*looked)[64];
     size_t nlooked;
+    /* lists this execution replaced: a generation of it may still borrow
+     * one (a scan of pg_class whose filter calls pg_table_is_visible lists
+     * the tables again), so they are freed only when another execution
+     * replaces the list */
+    struct rl_pgc_tables *retired;
 };
 
 /* A key set of the relation's table-name column with few names, or NULL. */
@@ -1381,14 +1391,39 @@ static void gen_release(gen_ctx *g)
 
 void rl_pgcatalog_cache_free(struct rl_pgc_tables *c)
 {
-    if (c) {
+    while (c) {
+        struct rl_pgc_tables *next = c->retired;
         free(c->tables);
         free(c->indexes);
         free(c->comments);
         rl_buf_free(&c->texts);
         free(c->looked);
+        free(c);
+        c = next;
     }
-    free(c);
+}
+
+/* Let go of c's lists before new ones replace them: kept among the
+ * retired ones while this execution may borrow them, freed (with those
+ * retired before) otherwise. false: out of memory, nothing changed. */
+static bool pgc_retire(struct rl_pgc_tables *c, uint64_t exec)
+{
+    if (c->exec != exec) {
+        rl_pgcatalog_cache_free(c->retired);
+        c->retired = NULL;
+        free(c->tables);
+        free(c->indexes);
+        free(c->comments);
+        rl_buf_free(&c->texts);
+        return true;
+    }
+    struct rl_pgc_tables *old = malloc(sizeof *old);
+    if (!old)
+        return false;
+    *old = *c; /* its lists, and those retired before */
+    old->looked = NULL; /* c keeps (and replaces) its names */
+    c->retired = old;
+    return true;
 }
 
 /* Keep the names a partial list was made for (list_has_name). Out of
@@ -1448,10 +1483,8 @@ static int load_tables(gen_ctx *g)
     index_ents_link(g);
     if (!c && !(c = s->pgc_tables = calloc(1, sizeof *c)))
         return 0; /* no list kept: g->tables stays g's own */
-    free(c->tables);
-    free(c->indexes);
-    free(c->comments);
-    rl_buf_free(&c->texts);
+    if (!pgc_retire(c, g->x->id))
+        return 0; /* the same */
     c->exec = g->x->id;
     c->tables = g->tables;
     c->n = g->ntables;
@@ -1557,6 +1590,39 @@ static int emit(gen_ctx *g)
     return rl_rowset_add(g->rs, g->row, NULL, g->err);
 }
 
+/* The session's temporary tables (their section below gen_index). */
+static bool temp_ns_exists(const rl_exec *x);
+static void temp_ns_name(const rl_exec *x, bool toast, char *buf, size_t n);
+static int temp_ns_by_oid(const rl_exec *x, uint32_t oid, char *buf, size_t n);
+static bool is_temp_ns(const rl_exec *x, const char *schema);
+static bool temp_hides(const rl_exec *x, const char *name);
+static uint32_t temp_oid(const char *name);
+static int each_temp(gen_ctx *g,
+                     int (*rows)(gen_ctx *g, const rl_temp_table *tt, const table_ent *t));
+static int temp_namespace_rows(gen_ctx *g);
+static int temp_class_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_attribute_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_attrdef_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_default_expr(rl_exec *x, uint32_t relid, const char *plain, bool pretty,
+                             const char **out);
+static int temp_constraint_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_index_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_type_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_is_table_row(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_is_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_is_table_constraint_rows(gen_ctx *g, const rl_temp_table *tt,
+                                         const table_ent *t);
+static int temp_is_key_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int temp_is_check_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t);
+static int find_temp(rl_exec *x, uint32_t oid, bool constraint, table_ent *t,
+                     const rl_temp_table **tt, const rl_temp_key **key);
+static int temp_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n);
+static int temp_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n);
+static void key_constraint_def(const index_ent *e, char *buf, size_t n);
+typedef struct seq_ent seq_ent;
+static int temp_depend_row(gen_ctx *g, const seq_ent *e);
+static bool temp_identity_seq(const rl_exec *x, const seq_ent *e);
+
 /* ------------------------------------------------------------ namespaces */
 
 /* The lake's schemas that PostgreSQL's own rows do not list already. */
@@ -1626,6 +1692,8 @@ static int gen_namespace(gen_ctx *g)
     for (size_t i = 0; i < l.n && rc == 0; i++)
         rc = emit_namespace(g, rl_pgcatalog_namespace_oid(l.names[i]), l.names[i], OWNER_OID);
     free(l.names);
+    if (rc == 0)
+        rc = temp_namespace_rows(g) < 0 ? -1 : 0;
     if (rc == -2 && g->err && !g->err->sqlstate[0])
         rl_exec_error(g->x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     return rc < 0 ? -1 : 0;
@@ -1868,12 +1936,12 @@ static int class_row(gen_ctx *g, const table_ent *t)
 /* ------------------------------------------------------------ sequences */
 
 /* One sequence of a lake, as this statement's transaction sees it. */
-typedef struct seq_ent {
+struct seq_ent {
     char schema[64], name[64];
     rl_seq_def def;
     uint32_t oid, nsoid;
-    rl_txn *txn; /* its lake's transaction */
-} seq_ent;
+    rl_txn *txn; /* its lake's transaction; NULL: the session's temporary one */
+};
 
 typedef struct seq_list {
     seq_ent *v;
@@ -1908,6 +1976,21 @@ static int seq_list_lake(void *ctx, rl_txn *t, rl_format fmt)
     return rl_txn_list_sequences(t, NULL, seq_collect, l, &e) == 0 ? 0 : -1;
 }
 
+/* The session's temporary sequences after the lakes' (txn NULL), in its
+ * pg_temp_N, with the oids sql_seq.c gives them: 0, -1 out of memory. */
+static int temp_sequences(rl_exec *x, seq_list *l)
+{
+    char ns[64];
+    temp_ns_name(x, false, ns, sizeof ns);
+    l->txn = NULL;
+    for (const rl_temp_seq *q = x->s ? x->s->temp_seqs : NULL; q; q = q->next) {
+        if (seq_collect(l, ns, q->name, &q->def) < 0)
+            return -1;
+        l->v[l->n - 1].oid = rl_pgcatalog_rel_oid("pg_temp", q->name);
+    }
+    return 0;
+}
+
 /* Creation order (a lake's ids grow), as PostgreSQL's heap lists pg_class. */
 static int seq_cmp(const void *a, const void *b)
 {
@@ -1937,6 +2020,8 @@ static int load_sequences(rl_exec *x, seq_list *l)
         qsort(l->v, mine, sizeof *l->v, seq_cmp);
     if (rc == 0 && l->n - mine > 1)
         qsort(l->v + mine, l->n - mine, sizeof *l->v, seq_cmp);
+    if (rc == 0 && temp_sequences(x, l) < 0)
+        rc = rl_exec_error(x, RL_SQLSTATE_OUT_OF_MEMORY, -1, "out of memory");
     return rc == 0 ? 0 : -1;
 }
 
@@ -1980,7 +2065,7 @@ static int class_seq_row(gen_ctx *g, const seq_ent *e)
 {
     const pg15_class c = {
         .oid = e->oid, .nsoid = e->nsoid, .relowner = OWNER_OID, .relfilenode = e->oid,
-        .relpersistence = 'p', .relkind = 'S', .relnatts = 3, .relispopulated = true,
+        .relpersistence = e->txn ? 'p' : 't', .relkind = 'S', .relnatts = 3, .relispopulated = true,
         .relreplident = 'n'};
     const char *name = e->name;
     return emit_row(g, class_cols, N(class_cols), &c, &name);
@@ -1988,7 +2073,9 @@ static int class_seq_row(gen_ctx *g, const seq_ent *e)
 
 static int gen_class(gen_ctx *g)
 {
-    return each_table(g, class_row) < 0 ? -1 : each_sequence(g, class_seq_row);
+    if (each_table(g, class_row) < 0 || each_sequence(g, class_seq_row) < 0)
+        return -1;
+    return each_temp(g, temp_class_rows);
 }
 
 static int sequence_row(gen_ctx *g, const seq_ent *e)
@@ -2008,6 +2095,8 @@ static int gen_sequence(gen_ctx *g) { return each_sequence(g, sequence_row); }
  * NULL until nextval or setval(.., true) called it (pg_sequence_last_value). */
 static int sequences_view_row(gen_ctx *g, const seq_ent *e)
 {
+    if (!e->txn)
+        return 0; /* a temporary one's state is sql_seq.c's, not listed */
     rl_seq_state st;
     if (rl_txn_sequence_state(e->txn, &e->def, &st, g->x->err) < 0)
         return -1;
@@ -2038,6 +2127,8 @@ static int depend_row(gen_ctx *g, const seq_ent *e)
 {
     if (!e->def.owned_table[0])
         return 0;
+    if (!e->txn)
+        return temp_depend_row(g, e);
     rl_txn *t = e->txn;
     rl_error probe;
     memset(&probe, 0, sizeof probe);
@@ -2073,6 +2164,8 @@ static int gen_depend(gen_ctx *g) { return each_sequence(g, depend_row); }
 
 static int is_sequence_row(gen_ctx *g, const seq_ent *e)
 {
+    if (!e->txn && temp_identity_seq(g->x, e))
+        return 0; /* an identity column's is not listed, as PostgreSQL's view says */
     char nums[4][24];
     const int64_t v[] = {e->def.start, e->def.min, e->def.max, e->def.increment};
     for (size_t i = 0; i < N(v); i++)
@@ -2210,7 +2303,10 @@ static int attribute_rows(gen_ctx *g, const table_ent *t)
                            col->typmod > 0 ? col->typmod : -1, 1, col->name, RL_INDEX_BTREE);
 }
 
-static int gen_attribute(gen_ctx *g) { return each_table(g, attribute_rows); }
+static int gen_attribute(gen_ctx *g)
+{
+    return each_table(g, attribute_rows) < 0 ? -1 : each_temp(g, temp_attribute_rows);
+}
 
 /* ------------------------------------------------------------ pg_attrdef */
 
@@ -2236,7 +2332,10 @@ static int attrdef_rows(gen_ctx *g, const table_ent *t)
     return 0;
 }
 
-static int gen_attrdef(gen_ctx *g) { return each_table(g, attrdef_rows); }
+static int gen_attrdef(gen_ctx *g)
+{
+    return each_table(g, attrdef_rows) < 0 ? -1 : each_temp(g, temp_attrdef_rows);
+}
 
 int rl_pgcatalog_default_expr(rl_exec *x, uint32_t relid, const char *plain, bool pretty,
                               const char **out)
@@ -2245,6 +2344,8 @@ int rl_pgcatalog_default_expr(rl_exec *x, uint32_t relid, const char *plain, boo
     const rl_check_con *c;
     size_t n;
     *out = NULL;
+    if (temp_default_expr(x, relid, plain, pretty, out))
+        return 1;
     if (!txn)
         return 0;
     if (rl_txn_defaults(txn, &c, &n, NULL, x->err) < 0)
@@ -2296,7 +2397,10 @@ static int type_row(gen_ctx *g, const table_ent *t)
     return emit_row(g, type_cols, N(type_cols), &arr, &name);
 }
 
-static int gen_type(gen_ctx *g) { return each_table(g, type_row); }
+static int gen_type(gen_ctx *g)
+{
+    return each_table(g, type_row) < 0 ? -1 : each_temp(g, temp_type_rows);
+}
 
 /* -------------------------------------------------------- pg_constraint */
 
@@ -2593,9 +2697,9 @@ static int find_check_def(rl_exec *x, uint32_t oid, bool pretty, char *buf, size
 
 static int gen_constraint(gen_ctx *g)
 {
-    if (each_table(g, constraint_row) < 0)
+    if (each_table(g, constraint_row) < 0 || check_constraint_rows(g) < 0)
         return -1;
-    return check_constraint_rows(g);
+    return each_temp(g, temp_constraint_rows);
 }
 
 /* ------------------------------------------------------- pg_description */
@@ -2986,7 +3090,7 @@ static int gen_is_tables(gen_ctx *g)
         if (emit(g) < 0)
             return -1;
     }
-    return each_table(g, is_table_row);
+    return each_table(g, is_table_row) < 0 ? -1 : each_temp(g, temp_is_table_row);
 }
 
 /* ---------------------------------------------- information_schema.columns */
@@ -3063,73 +3167,90 @@ static int identity_columns(gen_ctx *g, const table_ent *t, const char *column, 
     return 0;
 }
 
-/* The column of a lake table as information_schema.columns describes a
- * column of that type (data_type, the type's precision figures, udt). */
-static int is_column_row(gen_ctx *g, const table_ent *t)
+/* The texts an information_schema.columns row borrows until it is emitted. */
+typedef struct is_column_texts {
+    char data_type[128], pos[24];
+} is_column_texts;
+
+/* A column of table t as information_schema.columns describes a column of
+ * that type (data_type, the type's precision figures, udt) into the row
+ * being built (its texts in *b): its place i (from 0), name, type, typmod
+ * (<= 0: none), NOT NULL and default text (NULL: none). */
+static void is_column_put(gen_ctx *g, const table_ent *t, size_t i, const char *name,
+                          uint32_t oid, int32_t typmod, bool not_null, const char *def,
+                          is_column_texts *b)
 {
     const char *db = g->x->s->eng->database;
+    const pg15_type *ty = pg15_type_by_oid(oid);
+    char *data_type = b->data_type;
+    rl_pgcatalog_format_type(g->x, oid, -1, data_type, sizeof b->data_type);
+    for (size_t c = 0; c < IS_COLUMNS_NCOLS; c++)
+        put_null(g, c);
+    put_str(g, 0, db);
+    put_str(g, 1, t->schema);
+    put_str(g, 2, t->name);
+    put_str(g, 3, name);
+    put_int(g, 4, (int64_t)i + 1);
+    if (def)
+        put_str(g, 5, def);
+    put_str(g, 6, not_null ? "NO" : "YES");
+    put_str(g, 7, data_type);
+    switch (oid) {
+    case RL_OID_VARCHAR:
+    case RL_OID_BPCHAR:
+    case RL_OID_TEXT:
+        if (typmod > 4) {
+            put_int(g, 8, typmod - 4);
+            put_int(g, 9, (int64_t)(typmod - 4) * 4);
+        } else {
+            put_int(g, 9, 1073741824);
+        }
+        break;
+    case RL_OID_INT2: put_int(g, 10, 16); put_int(g, 11, 2); put_int(g, 12, 0); break;
+    case RL_OID_INT4: put_int(g, 10, 32); put_int(g, 11, 2); put_int(g, 12, 0); break;
+    case RL_OID_INT8: put_int(g, 10, 64); put_int(g, 11, 2); put_int(g, 12, 0); break;
+    case RL_OID_FLOAT4: put_int(g, 10, 24); put_int(g, 11, 2); break;
+    case RL_OID_FLOAT8: put_int(g, 10, 53); put_int(g, 11, 2); break;
+    case RL_OID_NUMERIC:
+        put_int(g, 11, 10);
+        if (typmod > 4) {
+            put_int(g, 10, ((typmod - 4) >> 16) & 0xffff);
+            put_int(g, 12, (typmod - 4) & 0xffff);
+        }
+        break;
+    case RL_OID_DATE: put_int(g, 13, 0); break;
+    case RL_OID_TIME:
+    case RL_OID_TIMETZ:
+    case RL_OID_TIMESTAMP:
+    case RL_OID_TIMESTAMPTZ:
+    case RL_OID_INTERVAL: put_int(g, 13, 6); break;
+    default: break;
+    }
+    put_str(g, 25, db);
+    put_str(g, 26, "pg_catalog");
+    put_str(g, 27, ty ? pg15_s(ty->name) : data_type);
+    snprintf(b->pos, sizeof b->pos, "%zu", i + 1);
+    put_str(g, 32, b->pos);
+    put_str(g, 33, "NO");
+    put_str(g, 34, "NO");
+    put_str(g, 40, "NO");
+    put_str(g, 41, "NEVER");
+    put_str(g, 43, "YES");
+}
+
+/* The columns of a lake table (is_column_put), with an identity column's
+ * sequence. */
+static int is_column_row(gen_ctx *g, const table_ent *t)
+{
     for (size_t i = 0; i < t->ncols; i++) {
         const rl_column_desc *col = &t->d->cols[i];
-        uint32_t oid = rl_type_oid(col->type);
-        const pg15_type *ty = pg15_type_by_oid(oid);
-        char data_type[128], pos[24];
-        rl_pgcatalog_format_type(g->x, oid, -1, data_type, sizeof data_type);
-        snprintf(pos, sizeof pos, "%zu", i + 1);
-        bool not_null = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == i);
-        for (size_t c = 0; c < IS_COLUMNS_NCOLS; c++)
-            put_null(g, c);
-        put_str(g, 0, db);
-        put_str(g, 1, t->schema);
-        put_str(g, 2, t->name);
-        put_str(g, 3, col->name);
-        put_int(g, 4, (int64_t)i + 1);
         const rl_check_con *def;
         if (column_default(g, t, col->name, &def) < 0)
             return -1;
-        if (def && !def->def.identity)
-            put_str(g, 5, def->def.expr);
-        put_str(g, 6, not_null ? "NO" : "YES");
-        put_str(g, 7, data_type);
-        switch (oid) {
-        case RL_OID_VARCHAR:
-        case RL_OID_BPCHAR:
-        case RL_OID_TEXT:
-            if (col->typmod > 4) {
-                put_int(g, 8, col->typmod - 4);
-                put_int(g, 9, (int64_t)(col->typmod - 4) * 4);
-            } else {
-                put_int(g, 9, 1073741824);
-            }
-            break;
-        case RL_OID_INT2: put_int(g, 10, 16); put_int(g, 11, 2); put_int(g, 12, 0); break;
-        case RL_OID_INT4: put_int(g, 10, 32); put_int(g, 11, 2); put_int(g, 12, 0); break;
-        case RL_OID_INT8: put_int(g, 10, 64); put_int(g, 11, 2); put_int(g, 12, 0); break;
-        case RL_OID_FLOAT4: put_int(g, 10, 24); put_int(g, 11, 2); break;
-        case RL_OID_FLOAT8: put_int(g, 10, 53); put_int(g, 11, 2); break;
-        case RL_OID_NUMERIC:
-            put_int(g, 11, 10);
-            if (col->typmod > 4) {
-                put_int(g, 10, ((col->typmod - 4) >> 16) & 0xffff);
-                put_int(g, 12, (col->typmod - 4) & 0xffff);
-            }
-            break;
-        case RL_OID_DATE: put_int(g, 13, 0); break;
-        case RL_OID_TIME:
-        case RL_OID_TIMETZ:
-        case RL_OID_TIMESTAMP:
-        case RL_OID_TIMESTAMPTZ:
-        case RL_OID_INTERVAL: put_int(g, 13, 6); break;
-        default: break;
-        }
-        put_str(g, 25, db);
-        put_str(g, 26, "pg_catalog");
-        put_str(g, 27, ty ? pg15_s(ty->name) : data_type);
-        put_str(g, 32, pos);
-        put_str(g, 33, "NO");
-        put_str(g, 34, "NO");
-        put_str(g, 40, "NO");
-        put_str(g, 41, "NEVER");
-        put_str(g, 43, "YES");
+        bool not_null = col->not_null || (has_pk(t) && (size_t)t->d->pk_col == i);
+        is_column_texts b;
+        is_column_put(g, t, i, col->name, rl_type_oid(col->type), col->typmod, not_null,
+                      def && !def->def.identity ? def->def.expr : NULL, &b);
         char nums[4][24];
         if (def && def->def.identity &&
             identity_columns(g, t, col->name, def->def.identity, nums) < 0)
@@ -3152,7 +3273,7 @@ static int gen_is_columns(gen_ctx *g)
         if (emit(g) < 0)
             return -1;
     }
-    return each_table(g, is_column_row);
+    return each_table(g, is_column_row) < 0 ? -1 : each_temp(g, temp_is_column_rows);
 }
 
 /* The schemas role `lake` may use: pg_catalog and information_schema as
@@ -3171,6 +3292,41 @@ static int is_key_constraint_row(gen_ctx *g, const table_ent *t, const char *nam
                          primary ? NULL : nulls_not_distinct ? "NO" : "YES"};
     put_strs(g, 0, row, N(row));
     return emit(g);
+}
+
+/* A CHECK's row of table_constraints, or a NOT NULL column's
+ * pseudo-constraint's. */
+static int is_check_constraint_row(gen_ctx *g, const table_ent *t, const char *name)
+{
+    const char *db = g->x->s->eng->database;
+    const char *row[] = {db, t->schema, name, db, t->schema, t->name, "CHECK", "NO", "NO",
+                         "YES", NULL};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+/* The name table_constraints gives NOT NULL column c (from 0) of t. */
+static void not_null_name(const table_ent *t, size_t c, char *buf, size_t n)
+{
+    snprintf(buf, n, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
+}
+
+/* A check_constraints row: constraint name and clause. */
+static int is_check_clause_row(gen_ctx *g, const table_ent *t, const char *name,
+                               const char *clause)
+{
+    const char *row[] = {g->x->s->eng->database, t->schema, name, clause};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+/* The check_constraints row of NOT NULL column c (from 0) of t. */
+static int is_not_null_clause_row(gen_ctx *g, const table_ent *t, size_t c, const char *column)
+{
+    char name[160], clause[160];
+    not_null_name(t, c, name, sizeof name);
+    snprintf(clause, sizeof clause, "%s IS NOT NULL", column);
+    return is_check_clause_row(g, t, name, clause);
 }
 
 /* A table's constraints as role lake sees them on its own tables: the
@@ -3193,29 +3349,20 @@ static int is_table_constraint_rows(gen_ctx *g, const table_ent *t)
                                   ix[k].def.nulls_not_distinct) < 0)
             return -1;
     }
-    const char *db = g->x->s->eng->database;
     rl_txn *txn = rl_exec_txn(g->x);
     const rl_check_con *chk;
     size_t nchk = 0;
     if (!txn || rl_txn_checks(txn, &chk, &nchk, NULL, g->x->err) < 0)
         return -1;
-    for (size_t k = 0; k < nchk; k++) { /* its CHECK constraints */
-        if (strcmp(chk[k].def.table, t->name) != 0 || strcmp(chk[k].schema, t->schema) != 0)
-            continue;
-        const char *row[] = {db, t->schema, chk[k].name, db, t->schema, t->name, "CHECK", "NO",
-                             "NO", "YES", NULL};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+    for (size_t k = 0; k < nchk; k++) /* its CHECK constraints */
+        if (!strcmp(chk[k].def.table, t->name) && !strcmp(chk[k].schema, t->schema) &&
+            is_check_constraint_row(g, t, chk[k].name) < 0)
             return -1;
-    }
     for (size_t c = 0; c < t->ncols; c++) {
         if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
             continue;
-        snprintf(name, sizeof name, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
-        const char *row[] = {db, t->schema, name, db, t->schema, t->name, "CHECK", "NO", "NO",
-                             "YES", NULL};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+        not_null_name(t, c, name, sizeof name);
+        if (is_check_constraint_row(g, t, name) < 0)
             return -1;
     }
     return 0;
@@ -3276,7 +3423,9 @@ static int is_table_fkey_rows(gen_ctx *g, const table_ent *t)
 
 static int gen_is_table_constraints(gen_ctx *g)
 {
-    return each_table(g, is_table_constraint_rows) < 0 ? -1 : each_table(g, is_table_fkey_rows);
+    if (each_table(g, is_table_constraint_rows) < 0 || each_table(g, is_table_fkey_rows) < 0)
+        return -1;
+    return each_temp(g, temp_is_table_constraint_rows);
 }
 
 static int is_referential_rows(gen_ctx *g, const table_ent *t)
@@ -3381,16 +3530,10 @@ static int is_fkey_column_rows(gen_ctx *g, const table_ent *t)
  * names them. */
 static int not_null_clause_rows(gen_ctx *g, const table_ent *t)
 {
-    const char *db = g->x->s->eng->database;
     for (size_t c = 0; c < t->ncols; c++) {
         if (!(t->d->cols[c].not_null || (has_pk(t) && (size_t)t->d->pk_col == c)))
             continue;
-        char name[160], clause[160];
-        snprintf(name, sizeof name, "%u_%u_%zu_not_null", t->nsoid, t->oid, c + 1);
-        snprintf(clause, sizeof clause, "%s IS NOT NULL", t->d->cols[c].name);
-        const char *row[] = {db, t->schema, name, clause};
-        put_strs(g, 0, row, N(row));
-        if (emit(g) < 0)
+        if (is_not_null_clause_row(g, t, c, t->d->cols[c].name) < 0)
             return -1;
     }
     return 0;
@@ -3398,7 +3541,7 @@ static int not_null_clause_rows(gen_ctx *g, const table_ent *t)
 
 static int gen_is_check_constraints(gen_ctx *g)
 {
-    if (each_table(g, not_null_clause_rows) < 0)
+    if (each_table(g, not_null_clause_rows) < 0 || each_temp(g, temp_is_check_rows) < 0)
         return -1;
     rl_txn *txn = rl_exec_txn(g->x);
     const rl_check_con *c;
@@ -3429,7 +3572,8 @@ static int gen_is_check_constraints(gen_ctx *g)
 
 static int gen_is_key_column_usage(gen_ctx *g)
 {
-    if (is_system_key_columns(g) < 0 || each_table(g, is_key_column_rows) < 0)
+    if (is_system_key_columns(g) < 0 || each_table(g, is_key_column_rows) < 0 ||
+        each_temp(g, temp_is_key_column_rows) < 0)
         return -1;
     return each_table(g, is_fkey_column_rows);
 }
@@ -4099,7 +4243,505 @@ static int index_rel_row(gen_ctx *g, const table_ent *t)
     return emit_index(g, t, &sh);
 }
 
-static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row); }
+static int gen_index(gen_ctx *g) { return each_table(g, index_rel_row) < 0 ? -1 : each_temp(g, temp_index_rows); }
+
+/* ============================================ the session's temporary tables
+ *
+ * A session's temporary tables are rows of the catalog views to that
+ * session only (PostgreSQL shows another backend's pg_class rows as well,
+ * which no client reads: psql, SQLAlchemy and JDBC ask for the session's
+ * own), after the lake's rows, in the session's temporary schema pg_temp_N
+ * (N: its backend process id, 1 without one), which exists while the
+ * session has a temporary table or sequence, with its pg_toast_temp_N.
+ * Oids: a table's is rl_pgcatalog_rel_oid("pg_temp", name), the oid its
+ * regclass and row type already had (sql_resolve.c); an index's of its
+ * name the same way, a key constraint's constraint_oid of its index's, a
+ * CHECK's and a default's of "table.name" and "table.column:default" in
+ * pg_temp: no stored schema is named pg_temp (42939), so they are
+ * functions of names apart from the stored objects' as those are from
+ * each other. */
+
+static bool temp_ns_exists(const rl_exec *x)
+{
+    return x && x->s && (x->s->temps || x->s->temp_seqs || x->s->temp_ns_kept);
+}
+
+/* pg_temp_N, or (toast) pg_toast_temp_N. */
+static void temp_ns_name(const rl_exec *x, bool toast, char *buf, size_t n)
+{
+    int32_t pid = x && x->s && x->s->backend_pid > 0 ? x->s->backend_pid : 1;
+    snprintf(buf, n, "pg_%stemp_%d", toast ? "toast_" : "", (int)pid);
+}
+
+uint32_t rl_pgcatalog_temp_namespace(rl_exec *x)
+{
+    char name[64];
+    if (!temp_ns_exists(x))
+        return 0;
+    temp_ns_name(x, false, name, sizeof name);
+    return rl_pgcatalog_namespace_oid(name);
+}
+
+/* The name of the session's pg_temp_N or pg_toast_temp_N of oid into
+ * buf: 1, 0 none. */
+static int temp_ns_by_oid(const rl_exec *x, uint32_t oid, char *buf, size_t n)
+{
+    for (int toast = 0; temp_ns_exists(x) && toast < 2; toast++) {
+        temp_ns_name(x, toast, buf, n);
+        if (rl_pgcatalog_namespace_oid(buf) == oid)
+            return 1;
+    }
+    return 0;
+}
+
+/* Is schema the session's temporary schema, by its pg_temp_N name? */
+static bool is_temp_ns(const rl_exec *x, const char *schema)
+{
+    char name[64];
+    if (!temp_ns_exists(x) || strncmp(schema, "pg_temp_", 8) != 0)
+        return false;
+    temp_ns_name(x, false, name, sizeof name);
+    return strcmp(schema, name) == 0;
+}
+
+bool rl_pgcatalog_is_temp_schema(rl_exec *x, const char *schema)
+{
+    return strcmp(schema, "pg_temp") == 0 || is_temp_ns(x, schema);
+}
+
+static uint32_t temp_oid(const char *name) { return rl_pgcatalog_rel_oid("pg_temp", name); }
+
+/* Does a temporary relation of the session (a table, sequence or index)
+ * have this name, so that it hides any other relation of the name? */
+static bool temp_hides(const rl_exec *x, const char *name)
+{
+    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t; t = t->next) {
+        if (strcmp(t->name, name) == 0)
+            return true;
+        for (const rl_temp_key *k = t->keys; k; k = k->next)
+            if (strcmp(k->name, name) == 0)
+                return true;
+    }
+    for (const rl_temp_seq *q = x && x->s ? x->s->temp_seqs : NULL; q; q = q->next)
+        if (strcmp(q->name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The table_ent of temporary table tt: its schema pg_temp_N, no descriptor
+ * (d NULL: only the functions that read names and oids take it). */
+static void temp_ent(const rl_exec *x, const rl_temp_table *tt, table_ent *out)
+{
+    memset(out, 0, sizeof *out);
+    temp_ns_name(x, false, out->schema, sizeof out->schema);
+    rl_str_copy(out->name, sizeof out->name, tt->name);
+    out->oid = temp_oid(tt->name);
+    out->nsoid = rl_pgcatalog_namespace_oid(out->schema);
+    out->ncols = tt->rows->ncols;
+}
+
+static void temp_index_ent(const table_ent *t, const rl_temp_key *k, index_ent *out)
+{
+    memset(out, 0, sizeof *out);
+    rl_str_copy(out->schema, sizeof out->schema, t->schema);
+    rl_str_copy(out->name, sizeof out->name, k->name);
+    out->oid = temp_oid(k->name);
+    out->def = k->def;
+}
+
+/* Column `name` of tt: its index from 0, or -1. */
+static int temp_column(const rl_temp_table *tt, const char *name)
+{
+    for (size_t c = 0; c < tt->rows->ncols; c++)
+        if (strcmp(tt->rows->cols[c].name, name) == 0)
+            return (int)c;
+    return -1;
+}
+
+static const rl_temp_default *temp_default(const rl_temp_table *tt, const char *column)
+{
+    for (const rl_temp_default *d = tt->defaults; d; d = d->next)
+        if (strcmp(d->column, column) == 0)
+            return d;
+    return NULL;
+}
+
+static uint32_t temp_check_oid(const rl_temp_table *tt, const rl_temp_check *c)
+{
+    char key[RL_INDEX_NAME_MAX * 2 + 8];
+    snprintf(key, sizeof key, "%s.%s", tt->name, c->name);
+    uint32_t o = temp_oid(key);
+    return o == temp_oid(tt->name) ? o + 1 : o;
+}
+
+static uint32_t temp_attrdef_oid(const rl_temp_table *tt, const char *column)
+{
+    char key[RL_INDEX_NAME_MAX * 2 + 16];
+    snprintf(key, sizeof key, "%s.%s:default", tt->name, column);
+    return temp_oid(key);
+}
+
+/* Each temporary table of the session through rows(g, tt, t). */
+static int each_temp(gen_ctx *g,
+                     int (*rows)(gen_ctx *g, const rl_temp_table *tt, const table_ent *t))
+{
+    for (const rl_temp_table *tt = g->x && g->x->s ? g->x->s->temps : NULL; tt; tt = tt->next) {
+        table_ent t;
+        temp_ent(g->x, tt, &t);
+        if (rows(g, tt, &t) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int temp_namespace_rows(gen_ctx *g)
+{
+    char name[64];
+    for (int toast = 0; temp_ns_exists(g->x) && toast < 2; toast++) {
+        temp_ns_name(g->x, toast, name, sizeof name);
+        if (emit_namespace(g, rl_pgcatalog_namespace_oid(name), name, OWNER_OID) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static size_t temp_nchecks(const rl_temp_table *tt)
+{
+    size_t n = 0;
+    for (const rl_temp_check *c = tt->checks; c; c = c->next)
+        n++;
+    return n;
+}
+
+/* A temporary table is an ordinary heap relation of persistence 't'; each
+ * of its keys and indexes a btree index relation. */
+static int temp_class_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    const pg15_class c = {
+        .relchecks = (int16_t)temp_nchecks(tt), .oid = t->oid, .nsoid = t->nsoid,
+        .reltype = rowtype_oid(t->oid), .relowner = OWNER_OID, .relam = HEAP_AM_OID,
+        .relfilenode = t->oid, .relhasindex = tt->keys != NULL, .relpersistence = 't',
+        .relkind = 'r', .relnatts = (int16_t)t->ncols, .relispopulated = true,
+        .relreplident = 'd'};
+    const char *name = t->name;
+    if (emit_row(g, class_cols, N(class_cols), &c, &name) < 0)
+        return -1;
+    for (const rl_temp_key *k = tt->keys; k; k = k->next) {
+        uint32_t oid = temp_oid(k->name);
+        const pg15_class i = {
+            .oid = oid, .nsoid = t->nsoid, .relowner = OWNER_OID, .relam = BTREE_AM_OID,
+            .relfilenode = oid, .relpersistence = 't', .relkind = 'i',
+            .relnatts = (int16_t)(k->def.ncols + k->def.ninclude), .relispopulated = true,
+            .relreplident = 'n'};
+        name = k->name;
+        if (emit_row(g, class_cols, N(class_cols), &i, &name) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Its columns, NOT NULL as the session keeps them, and its indexes'. */
+static int temp_attribute_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        const rl_colmeta *col = &tt->rows->cols[c];
+        const rl_temp_default *def = temp_default(tt, col->name);
+        const pg15_type *ty = pg15_type_by_oid(col->oid);
+        const pg15_attribute a = {
+            .atttypid = col->oid, .atttypmod = col->typmod, .attlen = ty ? ty->typlen : -1,
+            .attnum = (int16_t)(c + 1), .attbyval = ty && ty->typbyval,
+            .attalign = ty ? ty->typalign : 'i', .attstorage = ty ? ty->typstorage : 'x',
+            .attnotnull = c < RL_MAX_COLUMNS && tt->not_null[c],
+            .atthasdef = def && !def->identity, .attidentity = def ? def->identity : 0,
+            .attislocal = true, .attcollation = ty ? ty->typcollation : 0};
+        if (emit_attribute(g, t->oid, &a, col->name) < 0)
+            return -1;
+    }
+    for (const rl_temp_key *k = tt->keys; k; k = k->next) {
+        char names[RL_INDEX_MAX_KEYS][RL_INDEX_NAME_MAX];
+        rl_index_column_names(&k->def, names);
+        for (size_t i = 0; i < k->def.ncols + k->def.ninclude; i++) {
+            int c = temp_column(tt, k->def.cols[i]);
+            if (c >= 0 && index_attribute(g, temp_oid(k->name), tt->rows->cols[c].oid,
+                                          tt->rows->cols[c].typmod, (int16_t)(i + 1), names[i],
+                                          RL_INDEX_BTREE) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static int temp_attrdef_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (size_t c = 0; c < t->ncols; c++) {
+        const rl_temp_default *d = temp_default(tt, tt->rows->cols[c].name);
+        if (!d || d->identity) /* an identity column has no pg_attrdef row */
+            continue;
+        put_int(g, 0, temp_attrdef_oid(tt, d->column));
+        put_int(g, 1, t->oid);
+        put_int(g, 2, (int64_t)c + 1);
+        put_str(g, 3, d->text);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The default of temporary table relid whose adbin is `plain`: 1, 0. */
+static int temp_default_expr(rl_exec *x, uint32_t relid, const char *plain, bool pretty,
+                             const char **out)
+{
+    for (const rl_temp_table *tt = x && x->s ? x->s->temps : NULL; tt; tt = tt->next) {
+        if (temp_oid(tt->name) != relid)
+            continue;
+        for (const rl_temp_default *d = tt->defaults; d; d = d->next)
+            if (strcmp(d->text, plain) == 0) {
+                *out = pretty && d->pretty ? d->pretty : d->text;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static int temp_constraint_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (const rl_temp_key *k = tt->keys; k; k = k->next) {
+        char conkey[RL_INDEX_MAX_KEYS * 7 + 3];
+        size_t len = (size_t)snprintf(conkey, sizeof conkey, "{");
+        bool whole = true;
+        for (size_t i = 0; i < k->def.ncols && whole; i++) {
+            int c = temp_column(tt, k->def.cols[i]);
+            whole = c >= 0;
+            len += (size_t)snprintf(conkey + len, sizeof conkey - len, "%s%d", i ? "," : "",
+                                    c + 1);
+        }
+        snprintf(conkey + len, sizeof conkey - len, "}");
+        if (!k->def.constraint || !whole)
+            continue;
+        uint32_t ioid = temp_oid(k->name);
+        const pg15_constraint c = {.oid = constraint_oid(ioid), .nsoid = t->nsoid,
+                                   .contype = k->def.primary ? 'p' : 'u', .convalidated = true,
+                                   .conrelid = t->oid, .conindid = ioid, .conislocal = true,
+                                   .connoinherit = true};
+        if (emit_constraint(g, &c, k->name, conkey) < 0)
+            return -1;
+    }
+    for (const rl_temp_check *c = tt->checks; c; c = c->next) {
+        const pg15_constraint k = {.oid = temp_check_oid(tt, c), .nsoid = t->nsoid,
+                                   .contype = 'c', .convalidated = !c->not_valid,
+                                   .conrelid = t->oid, .conislocal = true};
+        if (emit_constraint(g, &k, c->name, NULL) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int temp_index_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (const rl_temp_key *k = tt->keys; k; k = k->next) {
+        const rl_index_def *d = &k->def;
+        int16_t attnums[RL_INDEX_MAX_KEYS];
+        uint32_t types[RL_INDEX_MAX_KEYS];
+        bool whole = true;
+        for (size_t i = 0; i < d->ncols + d->ninclude && whole; i++) {
+            int c = temp_column(tt, d->cols[i]);
+            whole = c >= 0;
+            attnums[i] = (int16_t)(c + 1);
+            types[i] = whole ? tt->rows->cols[c].oid : 0;
+        }
+        const index_shape sh = {.oid = temp_oid(k->name), .attnums = attnums, .types = types,
+                                .opts = d->opts, .nkey = d->ncols,
+                                .natts = d->ncols + d->ninclude, .primary = d->primary,
+                                .unique = d->unique, .nulls_not_distinct = d->nulls_not_distinct,
+                                .method = RL_INDEX_BTREE};
+        if (whole && emit_index(g, t, &sh) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Its row type and that type's array type, as a stored table's. */
+static int temp_type_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    (void)tt;
+    return type_row(g, t);
+}
+
+static int temp_is_table_row(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    (void)tt;
+    const char *row[] = {g->x->s->eng->database, t->schema, t->name, "LOCAL TEMPORARY", NULL,
+                         NULL, NULL, NULL, NULL, "YES", "NO", NULL};
+    put_strs(g, 0, row, N(row));
+    return emit(g);
+}
+
+static int temp_is_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (size_t i = 0; i < t->ncols; i++) {
+        const rl_colmeta *col = &tt->rows->cols[i];
+        const rl_temp_default *def = temp_default(tt, col->name);
+        is_column_texts b;
+        is_column_put(g, t, i, col->name, col->oid, col->typmod,
+                      i < RL_MAX_COLUMNS && tt->not_null[i],
+                      def && !def->identity ? def->text : NULL, &b);
+        if (def && def->identity) {
+            put_str(g, is_column_index("is_identity"), "YES");
+            put_str(g, is_column_index("identity_generation"),
+                    def->identity == 'a' ? "ALWAYS" : "BY DEFAULT");
+        }
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Its keys, CHECKs and NOT NULL columns as a stored table's
+ * (is_table_constraint_rows). */
+static int temp_is_table_constraint_rows(gen_ctx *g, const rl_temp_table *tt,
+                                         const table_ent *t)
+{
+    for (const rl_temp_key *k = tt->keys; k; k = k->next)
+        if (k->def.constraint &&
+            is_key_constraint_row(g, t, k->name, k->def.primary, k->def.nulls_not_distinct) < 0)
+            return -1;
+    for (const rl_temp_check *c = tt->checks; c; c = c->next)
+        if (is_check_constraint_row(g, t, c->name) < 0)
+            return -1;
+    for (size_t c = 0; c < t->ncols && c < RL_MAX_COLUMNS; c++) {
+        char name[160];
+        if (!tt->not_null[c])
+            continue;
+        not_null_name(t, c, name, sizeof name);
+        if (is_check_constraint_row(g, t, name) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int temp_is_key_column_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (const rl_temp_key *k = tt->keys; k; k = k->next)
+        for (size_t i = 0; k->def.constraint && i < k->def.ncols; i++)
+            if (is_key_column_row(g, t, k->name, k->def.cols[i], i + 1) < 0)
+                return -1;
+    return 0;
+}
+
+/* information_schema.check_constraints: its NOT NULL columns' and CHECKs'
+ * clauses, as a stored table's (gen_is_check_constraints). */
+static int temp_is_check_rows(gen_ctx *g, const rl_temp_table *tt, const table_ent *t)
+{
+    for (size_t c = 0; c < t->ncols && c < RL_MAX_COLUMNS; c++) {
+        if (!tt->not_null[c])
+            continue;
+        if (is_not_null_clause_row(g, t, c, tt->rows->cols[c].name) < 0)
+            return -1;
+    }
+    for (const rl_temp_check *c = tt->checks; c; c = c->next) {
+        char def[RL_CHECK_TEXT_MAX + 32];
+        snprintf(def, sizeof def, "(%s)%s", c->text, c->not_valid ? " NOT VALID" : "");
+        if (is_check_clause_row(g, t, c->name, def) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The session's temporary table `name`, NULL none. */
+static const rl_temp_table *temp_table_named(const rl_exec *x, const char *name)
+{
+    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t; t = t->next)
+        if (strcmp(t->name, name) == 0)
+            return t;
+    return NULL;
+}
+
+/* Is temporary sequence e an identity column's? */
+static bool temp_identity_seq(const rl_exec *x, const seq_ent *e)
+{
+    const rl_temp_table *t = temp_table_named(x, e->def.owned_table);
+    const rl_temp_default *d = t ? temp_default(t, e->def.owned_column) : NULL;
+    return d && d->identity;
+}
+
+/* A temporary sequence's OWNED BY dependency on its temporary table's
+ * column (an identity column's 'i'). */
+static int temp_depend_row(gen_ctx *g, const seq_ent *e)
+{
+    const rl_temp_table *t = temp_table_named(g->x, e->def.owned_table);
+    int col = t ? temp_column(t, e->def.owned_column) : -1;
+    if (col < 0)
+        return 0;
+    put_int(g, 0, PG_CLASS_OID);
+    put_int(g, 1, e->oid);
+    put_int(g, 2, 0);
+    put_int(g, 3, PG_CLASS_OID);
+    put_int(g, 4, temp_oid(t->name));
+    put_int(g, 5, (int64_t)col + 1);
+    put_char(g, 6, temp_identity_seq(g->x, e) ? 'i' : 'a');
+    return emit(g);
+}
+
+/* The temporary table, key index or key constraint of oid: 1 with its
+ * table (and *key, NULL for the table), 0 none. */
+static int find_temp(rl_exec *x, uint32_t oid, bool constraint, table_ent *t,
+                     const rl_temp_table **tt, const rl_temp_key **key)
+{
+    for (const rl_temp_table *p = x && x->s ? x->s->temps : NULL; p; p = p->next) {
+        *key = NULL;
+        if (!constraint && temp_oid(p->name) == oid) {
+            *tt = p;
+            temp_ent(x, p, t);
+            return 1;
+        }
+        for (const rl_temp_key *k = p->keys; k; k = k->next)
+            if (constraint ? k->def.constraint && constraint_oid(temp_oid(k->name)) == oid
+                           : temp_oid(k->name) == oid) {
+                *tt = p;
+                *key = k;
+                temp_ent(x, p, t);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* pg_get_constraintdef of a temporary table's CHECK or key: 1, 0 none. */
+static int temp_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf, size_t n)
+{
+    for (const rl_temp_table *p = x && x->s ? x->s->temps : NULL; p; p = p->next)
+        for (const rl_temp_check *c = p->checks; c; c = c->next)
+            if (temp_check_oid(p, c) == oid) {
+                snprintf(buf, n, "CHECK (%s)%s", pretty && c->pretty ? c->pretty : c->text,
+                         c->not_valid ? " NOT VALID" : "");
+                return 1;
+            }
+    table_ent t;
+    const rl_temp_table *tt;
+    const rl_temp_key *k;
+    if (!find_temp(x, oid, true, &t, &tt, &k))
+        return 0;
+    index_ent e;
+    temp_index_ent(&t, k, &e);
+    key_constraint_def(&e, buf, n);
+    return 1;
+}
+
+/* pg_get_indexdef of a temporary table's key or index: 1, 0 none. */
+static int temp_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n)
+{
+    table_ent t;
+    const rl_temp_table *tt;
+    const rl_temp_key *k;
+    if (!find_temp(x, oid, false, &t, &tt, &k) || !k)
+        return 0;
+    index_ent e;
+    temp_index_ent(&t, k, &e);
+    /* the table's schema as get_namespace_name_or_temp names it */
+    rl_str_copy(t.schema, sizeof t.schema, "pg_temp");
+    index_definition(x, &t, &e, col, pretty, buf, n);
+    return 1;
+}
 
 /* --------------------------------------------------------- pg_collation */
 
@@ -4227,25 +4869,38 @@ static const pg15_class *pg15_class_by_oid(uint32_t oid)
 
 int rl_pgcatalog_rel_visible(rl_exec *x, uint32_t oid)
 {
+    /* pg_temp is first on the search path: a temporary relation is
+     * visible, and hides any other of its name */
     const pg15_class *c = pg15_class_by_oid(oid);
     if (c)
-        return c->nsoid == PG_CATALOG_NAMESPACE_OID;
+        return c->nsoid == PG_CATALOG_NAMESPACE_OID && !temp_hides(x, pg15_s(c->name));
     table_ent t;
+    const rl_temp_table *tt;
+    const rl_temp_key *tk;
+    if (find_temp(x, oid, false, &t, &tt, &tk))
+        return 1;
     index_ent ix;
     int r = find_lake_index(x, oid, &t, &ix);
     if (r != 0)
-        return r < 0 ? -1 : schema_on_path(x, t.schema);
+        return r < 0 ? -1 : schema_on_path(x, t.schema) && !temp_hides(x, ix.name);
     seq_ent se;
     r = find_sequence(x, oid, &se);
+    if (r != 0 && r > 0 && !se.txn)
+        return 1;
     if (r != 0)
-        return r < 0 ? -1 : schema_on_path(x, se.schema);
+        return r < 0 ? -1 : schema_on_path(x, se.schema) && !temp_hides(x, se.name);
     r = find_lake_table(x, oid, &t);
     if (r <= 0 || oid == rowtype_oid(t.oid) || oid == constraint_oid(t.oid) ||
         oid == arraytype_oid(t.oid))
         return r < 0 ? -1 : 2;
     if (oid == index_oid(t.oid) && !has_pk(&t))
         return 2;
-    return schema_on_path(x, t.schema);
+    if (oid == index_oid(t.oid)) {
+        char pkey[RL_INDEX_NAME_MAX + 8];
+        snprintf(pkey, sizeof pkey, "%s_pkey", t.name);
+        return schema_on_path(x, t.schema) && !temp_hides(x, pkey);
+    }
+    return schema_on_path(x, t.schema) && !temp_hides(x, t.name);
 }
 
 int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid)
@@ -4253,6 +4908,9 @@ int rl_pgcatalog_type_visible(rl_exec *x, uint32_t oid)
     const pg15_type *ty = pg15_type_by_oid(oid);
     if (ty)
         return ty->nsoid == PG_CATALOG_NAMESPACE_OID;
+    for (const rl_temp_table *tt = x && x->s ? x->s->temps : NULL; tt; tt = tt->next)
+        if (oid == rowtype_oid(temp_oid(tt->name)) || oid == arraytype_oid(temp_oid(tt->name)))
+            return 1; /* a temporary table's row type: pg_temp comes first */
     table_ent t;
     int r = find_lake_table(x, oid, &t);
     if (r <= 0 || (oid != rowtype_oid(t.oid) && oid != arraytype_oid(t.oid)))
@@ -4615,6 +5273,8 @@ int rl_pgcatalog_index_expr(rl_exec *x, const char *tree, bool pretty, char *buf
 
 int rl_pgcatalog_indexdef(rl_exec *x, uint32_t oid, int col, bool pretty, char *buf, size_t n)
 {
+    if (temp_indexdef(x, oid, col, pretty, buf, n))
+        return 1;
     table_ent t;
     index_ent ix;
     int found = find_lake_index(x, oid, &t, &ix);
@@ -4802,6 +5462,8 @@ int rl_pgcatalog_constraintdef(rl_exec *x, uint32_t oid, bool pretty, char *buf,
         snprintf(buf, n, "%s", pg15_s(pretty ? k->condef_pretty : k->condef));
         return 1;
     }
+    if (oid >= REL_OID_BASE && temp_constraintdef(x, oid, pretty, buf, n))
+        return 1;
     if (oid >= REL_OID_BASE) {
         int c = find_check_def(x, oid, pretty, buf, n);
         if (c != 0)
@@ -4839,12 +5501,9 @@ static void qualified(rl_exec *x, const char *schema, const char *name, char *bu
     char q[140], qs[140];
     quote_ident(name, q, sizeof q);
     /* pg_temp comes first: a temporary relation of the name hides it */
-    bool hidden = false;
-    for (const rl_temp_table *t = x && x->s ? x->s->temps : NULL; t && !hidden; t = t->next)
-        hidden = strcmp(t->name, name) == 0;
-    for (const rl_temp_seq *t = x && x->s ? x->s->temp_seqs : NULL; t && !hidden; t = t->next)
-        hidden = strcmp(t->name, name) == 0;
-    if (schema_on_path(x, schema) && !hidden) {
+    bool hidden = temp_hides(x, name);
+    if (strcmp(schema, "pg_temp") == 0 || is_temp_ns(x, schema) ||
+        (schema_on_path(x, schema) && !hidden)) {
         snprintf(buf, n, "%s", q);
         return;
     }
@@ -5047,11 +5706,13 @@ static int regclass_name(rl_exec *x, uint32_t oid, char *buf, size_t n)
     }
     /* one of the session's temporary tables or sequences (its pg_temp oid,
      * sql_resolve.c): the search path finds it first, so its bare name */
-    for (const rl_temp_table *t = x->s ? x->s->temps : NULL; t; t = t->next)
-        if (rl_pgcatalog_rel_oid("pg_temp", t->name) == oid) {
-            quote_ident(t->name, buf, n);
-            return 1;
-        }
+    table_ent te;
+    const rl_temp_table *tt;
+    const rl_temp_key *tk;
+    if (find_temp(x, oid, false, &te, &tt, &tk)) {
+        quote_ident(tk ? tk->name : tt->name, buf, n);
+        return 1;
+    }
     for (const rl_temp_seq *q = x->s ? x->s->temp_seqs : NULL; q; q = q->next)
         if (rl_pgcatalog_rel_oid("pg_temp", q->name) == oid) {
             quote_ident(q->name, buf, n);
@@ -5165,7 +5826,9 @@ int rl_pgcatalog_reg_name(rl_exec *x, uint32_t type, uint32_t oid, char *buf, si
     case RL_OID_REGNAMESPACE: {
         const char *ns = pg15_namespace_name(oid);
         char lake[64];
-        int r = ns ? 1 : lake_schema_by_oid(x, oid, lake, sizeof lake);
+        int r = ns ? 1 : temp_ns_by_oid(x, oid, lake, sizeof lake);
+        if (r == 0)
+            r = lake_schema_by_oid(x, oid, lake, sizeof lake);
         if (r > 0)
             quote_ident(ns ? ns : lake, buf, n);
         return r;
@@ -5420,6 +6083,14 @@ int rl_pgcatalog_index_oid(rl_exec *x, const char *schema, const char *name, uin
     size_t len = strlen(name);
     if (!x || !x->s)
         return 0;
+    for (const rl_temp_table *t =
+             !schema || rl_pgcatalog_is_temp_schema(x, schema) ? x->s->temps : NULL;
+         t; t = t->next) /* a temporary table's index: pg_temp comes first */
+        for (const rl_temp_key *k = t->keys; k; k = k->next)
+            if (strcmp(k->name, name) == 0) {
+                *oid = temp_oid(k->name);
+                return 1;
+            }
     gen_ctx g;
     int found = load_listing(&g, x, "pg_class");
     for (size_t i = 0; found == 0 && i < g.nindexes; i++) {
@@ -5548,6 +6219,14 @@ int rl_pgcatalog_reg_oid(rl_exec *x, uint32_t type, const char *p, size_t len, u
         if (ns) {
             *oid = ns->oid;
             return 1;
+        }
+        char tname[64];
+        for (int toast = 0; temp_ns_exists(x) && toast < 2; toast++) {
+            temp_ns_name(x, toast, tname, sizeof tname);
+            if (strcmp(tname, name) == 0) {
+                *oid = rl_pgcatalog_namespace_oid(tname);
+                return 1;
+            }
         }
         schema_list l = {.err = x->err};
         int rc = created_schemas(x, &l);

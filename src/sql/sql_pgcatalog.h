@@ -32,6 +32,12 @@ int rl_pgcatalog_fill(rl_exec *x, int id, const rl_scan_keys *keys, const rl_row
  * its own (pg_catalog / information_schema), else a stable pseudo-oid. */
 uint32_t rl_pgcatalog_rel_oid(const char *schema, const char *name);
 uint32_t rl_pgcatalog_namespace_oid(const char *schema);
+/* The session's temporary schema pg_temp_N (pg_my_temp_schema): its oid
+ * while the session has a temporary table or sequence, else 0. */
+uint32_t rl_pgcatalog_temp_namespace(rl_exec *x);
+/* Does schema name the session's temporary schema: pg_temp, or its
+ * pg_temp_N while it has one (PostgreSQL reads both as the same)? */
+bool rl_pgcatalog_is_temp_schema(rl_exec *x, const char *schema);
 /* Columns of a virtual relation without generating its rows (no rows). */
 rl_rowset *rl_pgcatalog_columns(int id);
 /* Are virtual relation id's rows a function of the lake's schemas and

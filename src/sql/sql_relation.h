@@ -26,6 +26,7 @@ typedef enum rl_rel_kind {
 typedef struct rl_temp_default {
     char column[64];
     char *text;
+    char *pretty; /* pg_get_expr's pretty text; NULL: the same as text */
     rl_parsed *parsed;
     const PgQuery__Node *expr;
     char identity;
@@ -46,6 +47,7 @@ typedef struct rl_temp_key {
 typedef struct rl_temp_check {
     char name[64];
     char *text;
+    char *pretty; /* pg_get_constraintdef's pretty text; NULL: the same as text */
     rl_parsed *parsed;
     const PgQuery__Node *expr;
     bool not_valid;

@@ -95,7 +95,7 @@ static int lookup_at(rl_exec *x, const char *schema, const char *name, int locat
 {
     memset(out, 0, sizeof *out);
     bool qualified = schema && *schema;
-    if ((!qualified && !x->past_temp) || (qualified && strcmp(schema, "pg_temp") == 0)) {
+    if ((!qualified && !x->past_temp) || (qualified && rl_pgcatalog_is_temp_schema(x, schema))) {
         rl_temp_table *tt = find_temp(x->s, name);
         if (tt) {
             out->kind = RL_REL_TEMP;

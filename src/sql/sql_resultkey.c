@@ -20,7 +20,9 @@
  *    reads no parameter and no SQL value function
  *    (now(), current_user, ...), casts to no reg* type (their text depends
  *    on search_path), and locks nothing;
- *  - the session has no temporary table (one could shadow pg_class);
+ *  - the session has no temporary table (one could shadow pg_class, and
+ *    the catalog views list them to it) and never committed one (its
+ *    pg_temp_N stays in pg_namespace);
  *  - it does not pick relations by name (relname = / IN constants): the
  *    engine answers those with point lookups (sql_pgcatalog.c
  *    collect_named) in less time than the key's listing of every table
@@ -201,7 +203,7 @@ static bool where_picks_by_name(const PgQuery__SelectStmt *st, int depth)
 
 static bool select_is_pure(const rl_session *s, const PgQuery__SelectStmt *st)
 {
-    if (s->temps || s->temp_seqs || where_picks_by_name(st, 0))
+    if (s->temps || s->temp_seqs || s->temp_ns_kept || where_picks_by_name(st, 0))
         return false;
     walk_state w = {0};
     /* -1: stopped at the first impurity; -2: too deep to look at all */

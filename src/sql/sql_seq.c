@@ -1081,6 +1081,7 @@ static void temp_default_drop(rl_session *s, const char *table, const char *colu
                 *pp = d->next;
                 rl_parsed_release(d->parsed);
                 free(d->text);
+                free(d->pretty);
                 free(d);
                 return;
             }
@@ -1351,6 +1352,8 @@ static int temp_rename(rl_exec *x, const seq_found *f, const char *newname)
             }
             free(d->text);
             d->text = text;
+            free(d->pretty); /* nextval('...'::regclass) prints the same pretty */
+            d->pretty = NULL;
             rl_parsed_release(d->parsed);
             d->parsed = NULL;
             d->expr = NULL;

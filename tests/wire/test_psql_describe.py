@@ -350,6 +350,40 @@ KNOWN = {
 
 
 
+# Commands run in one session after it made temporary tables (TEMP_SETUP):
+# psql describes them as PostgreSQL's pg_temp_N lists them. Their schema's
+# number is the backend's (PostgreSQL's backend id, RockLake's backend
+# process id), so these run unaligned (-A: no column widths that follow
+# it) with the number masked on both sides.
+TEMP_SETUP = (
+    "CREATE TEMP TABLE tmp (a int PRIMARY KEY, b text NOT NULL DEFAULT 'x', c numeric(8,2)"
+    " CHECK (c > 0), d varchar(5) UNIQUE, e bigint DEFAULT 2 + 3);"
+    "CREATE INDEX ON tmp (b, a DESC);"
+    "ALTER TABLE tmp ADD CONSTRAINT e_small CHECK (e < 100) NOT VALID;"
+    "CREATE TEMP TABLE notes (id bigint, note text);"
+    "CREATE TEMP TABLE counted (id serial, n int GENERATED ALWAYS AS IDENTITY);"
+    "CREATE TEMP SEQUENCE tseq AS smallint OWNED BY notes.id;"
+)
+TEMP_SAME = [
+    r"\d tmp",
+    r"\d+ tmp",
+    r"\d tmp_pkey",
+    r"\d tmp_b_a_idx",
+    r"\dt pg_temp*.*",
+    r"\dt",
+    r"\d",
+    r"\di pg_temp*.*",
+    r"\d notes",
+    r"\d public.notes",
+    r"\dn",
+    r"\d counted",
+    r"\ds",
+    r"\d tseq",
+    r"\d counted_id_seq",
+    r"\d counted_n_seq",
+]
+TEMP_SCHEMA = re.compile(r"pg_temp_\d+")
+
 
 def psql(host, port, command, user="lake", *flags):
     """psql's stdout and stderr for one command, as a user sees them."""
@@ -459,3 +493,28 @@ def test_regclass_prints_the_name_its_own_lake_has(server):
                        "FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid "
                        "WHERE c.relname = 'ducklake_tag' OR c.relname = 'ducklake_snapshot'") \
         == "ducklake_snapshot_pkey|ducklake_snapshot"
+
+
+def psql_temp(host, port, command):
+    """command's unaligned output in a session that made TEMP_SETUP's
+    temporary tables, its pg_temp_N masked."""
+    env = {**os.environ, "PGCONNECT_TIMEOUT": "10", "COLUMNS": "200", "PAGER": ""}
+    env.pop("PGOPTIONS", None)
+    r = subprocess.run([PSQL, "-X", "-q", "-A", "-h", str(host), "-p", str(port), "-U", "lake",
+                        "-d", DB, "-c", TEMP_SETUP, "-c", command], capture_output=True,
+                       text=True, env=env, timeout=60)
+    return TEMP_SCHEMA.sub("pg_temp_N", r.stdout + r.stderr)
+
+
+def test_temporary_tables_are_described_as_postgresql_does(pg, rl):
+    """\\d of a temporary table, \\dt pg_temp*.*: the session's temporary
+    tables are rows of pg_class, pg_attribute, pg_constraint, pg_index ... in
+    its pg_temp_N (they were missing: "Did not find any relation")."""
+    differ = []
+    for cmd in TEMP_SAME:
+        want, got = psql_temp(*pg, cmd), psql_temp(*rl, cmd)
+        assert "pg_temp_N" in want or cmd in (r"\dn", r"\d public.notes", r"\d tmp_pkey",
+                                               r"\d tmp_b_a_idx"), want
+        if want != got:
+            differ.append(f"--- {cmd}\nPostgreSQL:\n{want}RockLake:\n{got}")
+    assert not differ, "\n".join(differ)

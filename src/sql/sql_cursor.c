@@ -157,6 +157,19 @@ static bool default_scrollable(const PgQuery__SelectStmt *sel)
     return true;
 }
 
+/* The locking clause as PostgreSQL's LCS_asString names it. */
+static const char *locking_name(const PgQuery__SelectStmt *sel)
+{
+    const PgQuery__Node *l = sel->locking_clause[0];
+    switch (l->node_case == PG_QUERY__NODE__NODE_LOCKING_CLAUSE ? l->locking_clause->strength
+                                                                 : PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORUPDATE) {
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORKEYSHARE: return "FOR KEY SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORSHARE: return "FOR SHARE";
+    case PG_QUERY__LOCK_CLAUSE_STRENGTH__LCS_FORNOKEYUPDATE: return "FOR NO KEY UPDATE";
+    default: return "FOR UPDATE";
+    }
+}
+
 /* PostgreSQL's transformDeclareCursorStmt checks, in its order. */
 static int check_declare(rl_exec *x, const PgQuery__DeclareCursorStmt *st,
                          const PgQuery__SelectStmt *sel)
@@ -183,13 +196,13 @@ static int check_declare(rl_exec *x, const PgQuery__DeclareCursorStmt *st,
     }
     if (sel->n_locking_clause && (st->options & OPT_HOLD)) {
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                      "DECLARE CURSOR WITH HOLD ... FOR UPDATE is not supported");
+                      "DECLARE CURSOR WITH HOLD ... %s is not supported", locking_name(sel));
         rl_error_detail(x->err, "Holdable cursors must be READ ONLY.");
         return -1;
     }
     if (sel->n_locking_clause && (st->options & OPT_SCROLL)) {
         rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
-                      "DECLARE SCROLL CURSOR ... FOR UPDATE is not supported");
+                      "DECLARE SCROLL CURSOR ... %s is not supported", locking_name(sel));
         rl_error_detail(x->err, "Scrollable cursors must be READ ONLY.");
         return -1;
     }
@@ -481,14 +494,19 @@ int rl_cursor_fetch(rl_exec *x, const PgQuery__FetchStmt *st)
     if (!c)
         return rl_exec_error(x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1,
                              "cursor \"%s\" does not exist", name);
+    if (c->failed) /* a FETCH of it failed: PostgreSQL's portal is PORTAL_FAILED */
+        return rl_exec_error(x, RL_SQLSTATE_OBJECT_NOT_IN_PREREQUISITE_STATE, -1,
+                             "portal \"%s\" cannot be run", name);
     fetch_run f = {.x = x, .c = c, .emit = !st->ismove};
     uint64_t done = 0;
     s->binary_rows = f.emit && c->binary;
     int rc = run_fetch(&f, st->direction, st->how_many, &done);
     s->binary_rows = false;
     assert(c->at <= c->rows->nrows + 1);
-    if (rc < 0)
+    if (rc < 0) {
+        c->failed = true; /* what a rollback leaves of it (a held cursor) cannot run */
         return -1;
+    }
     char tag[48];
     snprintf(tag, sizeof tag, "%s %llu", st->ismove ? "MOVE" : "FETCH", (unsigned long long)done);
     return rl_send_complete(x, tag);
@@ -501,7 +519,7 @@ int rl_cursor_close(rl_exec *x, const PgQuery__ClosePortalStmt *st)
     rl_session *s = x->s;
     if (!st->portalname || !st->portalname[0]) { /* CLOSE ALL */
         rl_cursor_close_all(s);
-        return rl_send_complete(x, "CLOSE CURSOR");
+        return rl_send_complete(x, "CLOSE CURSOR ALL");
     }
     for (rl_cursor **cp = &s->cursors; *cp; cp = &(*cp)->next) {
         if (strcmp((*cp)->name, st->portalname) == 0) {

@@ -70,6 +70,7 @@ typedef struct rl_cursor {
     size_t bytes;           /* of rows, counted against the session's cursor budget */
     bool holdable, binary, scrollable;
     bool held;              /* a WITH HOLD cursor whose transaction committed */
+    bool failed;            /* a FETCH / MOVE of it failed: it can only be closed */
     uint64_t savepoint;     /* rl_session.savepoints_begun at DECLARE */
     int64_t created;        /* creation_time: PostgreSQL microseconds */
     size_t at;              /* 0 before the first row, 1..n on row `at`, n + 1 after the last */

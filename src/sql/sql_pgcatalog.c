@@ -568,6 +568,11 @@ static const vcol stat_activity_cols[] = {
     COL("backend_xmin", XID_OID),             COL("query_id", RL_OID_INT8),
     COL("query", RL_OID_TEXT),                COL("backend_type", RL_OID_TEXT)};
 
+static const vcol cursors_cols[] = {
+    COL("name", RL_OID_TEXT),          COL("statement", RL_OID_TEXT),
+    COL("is_holdable", RL_OID_BOOL),   COL("is_binary", RL_OID_BOOL),
+    COL("is_scrollable", RL_OID_BOOL), COL("creation_time", RL_OID_TIMESTAMPTZ)};
+
 static const vcol auth_members_cols[] = {COL("roleid", RL_OID_OID), COL("member", RL_OID_OID),
                                          COL("grantor", RL_OID_OID),
                                          COL("admin_option", RL_OID_BOOL)};
@@ -720,6 +725,7 @@ static int gen_is_views(gen_ctx *g);
 static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
 static int gen_stat_activity(gen_ctx *g);
+static int gen_cursors(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
 static int gen_auth_members(gen_ctx *g);
 static int fixed_am(gen_ctx *g);
@@ -796,6 +802,9 @@ static const vrel vrels[] = {
     /* the server's client backends, of every database (gen_stat_activity) */
     {"pg_catalog", "pg_stat_activity", stat_activity_cols, N(stat_activity_cols), NULL,
      gen_stat_activity, {-1, -1}, -1, true},
+    /* the session's open cursors (sql_cursor.c) */
+    {"pg_catalog", "pg_cursors", cursors_cols, N(cursors_cols), NULL, gen_cursors, {-1, -1}, -1,
+     true},
     {"pg_catalog", "pg_auth_members", auth_members_cols, N(auth_members_cols),
      fixed_auth_members, gen_auth_members, {-1, -1}, -1, true},
     {"pg_catalog", "pg_am", am_cols, N(am_cols), fixed_am, NULL, {-1, -1}, -1, false},
@@ -3689,6 +3698,22 @@ static int gen_stat_activity(gen_ctx *g)
         rc = emit_activity(g, &all[i]);
     free(all);
     return rc < 0 ? -1 : 0;
+}
+
+/* pg_cursors: the cursors the session DECLAREd and has open. */
+static int gen_cursors(gen_ctx *g)
+{
+    for (const rl_cursor *c = g->x->s ? g->x->s->cursors : NULL; c; c = c->next) {
+        put_str(g, 0, c->name);
+        put_str(g, 1, c->statement);
+        put_bool(g, 2, c->holdable);
+        put_bool(g, 3, c->binary);
+        put_bool(g, 4, c->scrollable);
+        put_int(g, 5, c->created);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Each read-only login role is a member of pg_read_all_data, granted by

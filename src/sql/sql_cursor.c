@@ -503,6 +503,7 @@ int rl_cursor_fetch(rl_exec *x, const PgQuery__FetchStmt *st)
     int rc = run_fetch(&f, st->direction, st->how_many, &done);
     s->binary_rows = false;
     assert(c->at <= c->rows->nrows + 1);
+    assert(!c->at_start || c->at == 0 || c->rows->nrows == 0);
     if (rc < 0) {
         c->failed = true; /* what a rollback leaves of it (a held cursor) cannot run */
         return -1;

@@ -196,3 +196,29 @@ def test_open_cursors_share_the_result_budget(start_server):
         conn.execute("CLOSE a")
         conn.execute(f"DECLARE b CURSOR FOR {query}")
         assert conn.execute("MOVE ALL IN b").statusmessage == "MOVE 5000"
+
+
+def test_psql_fetch_count(pg, server):
+    """psql's FETCH_COUNT reads a SELECT through DECLARE _psql_cursor NO
+    SCROLL CURSOR / FETCH FORWARD n / CLOSE inside BEGIN ... COMMIT. The
+    failing query's error comes at DECLARE on RockLake, at the first FETCH
+    on PostgreSQL; psql prints the same either way."""
+    import shutil
+    import subprocess
+    psql = shutil.which("psql")
+    if not psql:
+        pytest.skip("psql not on PATH")
+
+    def scenario(conn):
+        info = conn.info
+        out = subprocess.run(
+            [psql, "-X", "-A", "-v", "FETCH_COUNT=4", "-v", "ON_ERROR_STOP=1",
+             "-h", info.host, "-p", str(info.port), "-U", info.user, "-d", info.dbname,
+             "-c", "SELECT id, name, price FROM items WHERE id % 5 = 0 ORDER BY id",
+             "-c", "SELECT 1/0 AS boom FROM items WHERE id = 1"],
+            capture_output=True, text=True, timeout=60)
+        return out.returncode, out.stdout, out.stderr
+
+    expected, actual = both(pg, server, scenario)
+    assert actual == expected
+    assert actual[0] == 1 and "(11 rows)" in actual[1] and "division by zero" in actual[2]

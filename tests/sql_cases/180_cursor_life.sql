@@ -156,4 +156,16 @@ ROLLBACK;
 BEGIN;
 DECLARE x SCROLL CURSOR FOR SELECT id FROM life_t FOR NO KEY UPDATE;
 ROLLBACK;
+-- Describe of a FETCH (extended protocol) gives its cursor's columns; of
+-- a MOVE, or a FETCH of no cursor, NoData
+DECLARE dh CURSOR WITH HOLD FOR SELECT id, v, id * 2.5 AS scaled FROM life_t ORDER BY id;
+\describe FETCH 2 FROM dh;
+\describe MOVE 2 IN dh;
+\describe FETCH 2 FROM nosuch;
+\describe DECLARE z CURSOR FOR SELECT 1;
+FETCH dh;
+-- DISCARD ALL closes every cursor
+DISCARD ALL;
+FETCH dh;
+SELECT count(*) FROM pg_cursors;
 DROP TABLE life_t;

@@ -14,7 +14,7 @@ import decimal
 import psycopg
 import pytest
 
-from conftest import Postgres, suite_tmp
+from conftest import Postgres, Raw, error_fields, msg, suite_tmp
 
 SETUP = [
     "CREATE TABLE items (id integer PRIMARY KEY, name text, price numeric(8,2), "
@@ -222,3 +222,48 @@ def test_psql_fetch_count(pg, server):
     expected, actual = both(pg, server, scenario)
     assert actual == expected
     assert actual[0] == 1 and "(11 rows)" in actual[1] and "division by zero" in actual[2]
+
+
+def test_cursors_and_protocol_portals_share_names(pg, server):
+    """One namespace, as PostgreSQL's portals: Bind of a portal named as a
+    DECLAREd cursor, and DECLARE of a name a bound portal has, are 42P03;
+    Describe of the cursor's name gives its columns."""
+    def run(port, user, database):
+        r = Raw(port)
+        r.login(user=user, database=database)
+        got = []
+
+        def step(data, until="Z"):
+            r.send(data)
+            for t, payload in r.until(until):
+                if t == "E":
+                    f = error_fields(payload)
+                    got.append(("E", f["C"], f["M"]))
+                elif t in "CTn":
+                    got.append((t, payload))
+
+        def query(sql):
+            step(msg(b"Q", sql.encode() + b"\0"))
+
+        parse = msg(b"P", b"\0SELECT 2 AS two\0" + b"\0\0")
+
+        def bind(portal):
+            return msg(b"B", portal + b"\0\0" + b"\0\0" + b"\0\0" + b"\0\0")
+
+        query("BEGIN")
+        query("DECLARE c CURSOR FOR SELECT 1 AS one, 'x'::text AS t")
+        step(msg(b"D", b"Pc\0") + msg(b"S"))
+        step(parse + bind(b"c") + msg(b"S"))
+        query("ROLLBACK")
+        query("BEGIN")
+        step(parse + bind(b"p") + msg(b"S"))
+        query("DECLARE p CURSOR FOR SELECT 1")
+        query("ROLLBACK")
+        r.close()
+        return got
+
+    expected = run(pg.port, "lake", "lakecat")
+    actual = run(server.port, "tester", "lake")
+    assert actual == expected
+    assert ("E", "42P03", 'cursor "c" already exists') in actual
+    assert ("E", "42P03", 'cursor "p" already exists') in actual

@@ -78,6 +78,8 @@ def test_named_cursor_binary_and_scroll(pg, server):
                 cur.execute("SELECT id, name, price, made FROM items ORDER BY id DESC")
                 got["desc"] = desc(cur)
                 got["first"] = cur.fetchmany(3)
+                cur.execute("SELECT id, name, price, made FROM items ORDER BY id DESC")  # again
+                got["again"] = cur.fetchmany(3)
                 cur.scroll(-2)
                 got["back"] = cur.fetchone()
                 cur.scroll(10, mode="absolute")

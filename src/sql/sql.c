@@ -1766,9 +1766,12 @@ static int describe_cursor(rl_exec *x, const char *name, rl_describe *out)
     rl_cursor *c = rl_cursor_find(x->s, name);
     if (!c)
         return 0;
+    if (!c->cols && !(c->cols = cols_of(c->rows, &out->ncols))) /* once: each FETCH asks */
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
     out->has_rows = true;
-    out->cols = cols_of(c->rows, &out->ncols);
-    return out->cols ? 0 : rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    out->cols = c->cols;
+    out->ncols = c->rows->ncols;
+    return 0;
 }
 
 /* A FETCH describes the rows of its cursor as it is now (not cached: the

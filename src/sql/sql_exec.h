@@ -68,6 +68,7 @@ typedef struct rl_cursor {
     char *statement;        /* the query string DECLARE came in */
     struct rl_rowset *rows; /* owned */
     size_t bytes;           /* of rows, counted against the session's cursor budget */
+    rl_col_info *cols;      /* what Describe reports of rows, made once (in rows' arena) */
     bool holdable, binary, scrollable;
     bool held;              /* a WITH HOLD cursor whose transaction committed */
     bool failed;            /* a FETCH / MOVE of it failed: it can only be closed */

@@ -16,8 +16,10 @@
  * errors for every direction and count.
  *
  * Invariants: 0 <= at <= nrows + 1 for every cursor; at_start means at ==
- * 0 or (no rows and a forward read was tried); a cursor not `held` belongs
- * to the running transaction and never outlives it.
+ * 0 or (no rows and a forward read was tried); at_end means at == nrows +
+ * 1 and pos == nrows, else pos == at (PostgreSQL's portalPos is the
+ * position but past the end); a cursor not `held` belongs to the running
+ * transaction and never outlives it.
  */
 #include "sql/sql_cursor.h"
 
@@ -504,6 +506,7 @@ int rl_cursor_fetch(rl_exec *x, const PgQuery__FetchStmt *st)
     s->binary_rows = false;
     assert(c->at <= c->rows->nrows + 1);
     assert(!c->at_start || c->at == 0 || c->rows->nrows == 0);
+    assert(c->at_end ? c->at == c->rows->nrows + 1 && c->pos == c->rows->nrows : c->at == c->pos);
     if (rc < 0) {
         c->failed = true; /* what a rollback leaves of it (a held cursor) cannot run */
         return -1;

@@ -269,3 +269,48 @@ def test_cursors_and_protocol_portals_share_names(pg, server):
     assert actual == expected
     assert ("E", "42P03", 'cursor "c" already exists') in actual
     assert ("E", "42P03", 'cursor "p" already exists') in actual
+
+
+def random_moves(rng, n):
+    """n random FETCH / MOVE statements over every direction form."""
+    forms = ["NEXT", "PRIOR", "FIRST", "LAST", "ABSOLUTE {s}", "RELATIVE {s}", "{s}", "ALL",
+             "FORWARD", "FORWARD {s}", "FORWARD ALL", "BACKWARD", "BACKWARD {s}",
+             "BACKWARD ALL", ""]
+    out = []
+    for _ in range(n):
+        form = rng.choice(forms).format(s=rng.randint(-9, 9))
+        out.append(f"{rng.choice(['FETCH', 'FETCH', 'MOVE'])} {form} FROM c")
+    return out
+
+
+@pytest.mark.parametrize("scroll,rows", [("SCROLL", 7), ("NO SCROLL", 7), ("SCROLL", 0),
+                                         ("NO SCROLL", 1), ("", 5)])
+def test_random_fetch_walks(pg, server, scroll, rows):
+    """Random FETCH / MOVE sequences give PostgreSQL's rows, tags and errors
+    (a NO SCROLL cursor's 55000 ends a walk: the cursor is declared anew)."""
+    import random
+    rng = random.Random(f"{scroll}-{rows}")
+    steps = random_moves(rng, 300)
+    declare = (f"DECLARE c {scroll} CURSOR FOR SELECT g, 'r' || g AS label "
+               f"FROM generate_series(1, {rows}) g ORDER BY g")
+
+    def scenario(conn):
+        out = []
+        conn.execute("BEGIN")
+        conn.execute(declare)
+        for sql in steps:
+            try:
+                cur = conn.execute(sql)
+                out.append((sql, cur.statusmessage, cur.fetchall() if cur.description else None))
+            except psycopg.Error as e:
+                out.append((sql, e.sqlstate, str(e)))
+                conn.execute("ROLLBACK")
+                conn.execute("BEGIN")
+                conn.execute(declare)
+        conn.execute("ROLLBACK")
+        return out
+
+    expected, actual = both(pg, server, scenario)
+    for want, got in zip(expected, actual):
+        assert got == want
+    assert len(actual) == len(expected)

@@ -492,6 +492,20 @@ static void test_describe_before_bind(void)
     lake_close(&l);
 }
 
+/* sql as the unnamed statement and portal (Parse, Bind, Describe of the
+ * portal into *d, Execute): the status, *r the rows and tag. */
+static rl_exec_status run_extended(rl_session *s, const char *sql, rl_describe *d, recorder *r,
+                                   rl_error *e)
+{
+    memset(r, 0, sizeof *r);
+    rl_sink k = {.ctx = r, .data_row = rec_row, .command_complete = rec_tag};
+    if (rl_session_parse(s, "", sql, 0, NULL, e) < 0 ||
+        rl_session_bind(s, "", "", 0, NULL, 0, NULL, NULL, 0, NULL, e) < 0 ||
+        rl_session_describe_portal(s, "", d, e) < 0)
+        return RL_EXEC_ERROR;
+    return rl_session_execute(s, "", 0, &k, e);
+}
+
 /* A DECLAREd cursor through the extended protocol, as psycopg drives one:
  * Describe of its name and of each FETCH gives its columns without the
  * cursor's memory growing per Describe (a binary FETCH of each batch is
@@ -504,15 +518,12 @@ static void test_cursor_describe_and_fetch_by_protocol(void)
     rl_session *s = rl_session_new(l.eng, NULL);
     recorder r;
     rl_error e;
-    CHECK(run(s, "BEGIN", &r, &e) == RL_EXEC_DONE);
-    CHECK(rl_session_parse(s, "", "DECLARE c CURSOR FOR SELECT g, g::text AS t FROM "
-                                  "generate_series(1, 50) g", 0, NULL, &e) == 0);
-    CHECK(rl_session_bind(s, "", "", 0, NULL, 0, NULL, NULL, 0, NULL, &e) == 0);
-    rl_sink k = {.ctx = &r, .data_row = rec_row, .command_complete = rec_tag};
-    memset(&r, 0, sizeof r);
-    CHECK(rl_session_execute(s, "", 0, &k, &e) == RL_EXEC_DONE);
-    CHECK_EQ_STR(r.tag, "DECLARE CURSOR");
     rl_describe d;
+    CHECK(run(s, "BEGIN", &r, &e) == RL_EXEC_DONE);
+    CHECK(run_extended(s, "DECLARE c CURSOR FOR SELECT g, g::text AS t FROM "
+                          "generate_series(1, 50) g", &d, &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.tag, "DECLARE CURSOR");
+    CHECK(!d.has_rows);
     CHECK_EQ_INT(rl_session_describe_portal(s, "c", &d, &e), 0);
     CHECK(d.has_rows);
     CHECK_EQ_INT(d.ncols, 2);
@@ -521,12 +532,8 @@ static void test_cursor_describe_and_fetch_by_protocol(void)
     CHECK(c != NULL);
     size_t arena = c ? c->rows->arena.total : 0;
     for (int i = 0; i < 10; i++) {
-        CHECK(rl_session_parse(s, "", "FETCH FORWARD 5 FROM c", 0, NULL, &e) == 0);
-        CHECK(rl_session_bind(s, "", "", 0, NULL, 0, NULL, NULL, 0, NULL, &e) == 0);
-        CHECK_EQ_INT(rl_session_describe_portal(s, "", &d, &e), 0);
+        CHECK(run_extended(s, "FETCH FORWARD 5 FROM c", &d, &r, &e) == RL_EXEC_DONE);
         CHECK(d.has_rows && d.ncols == 2);
-        memset(&r, 0, sizeof r);
-        CHECK(rl_session_execute(s, "", 0, &k, &e) == RL_EXEC_DONE);
         CHECK_EQ_STR(r.tag, "FETCH 5");
         CHECK_EQ_INT(r.rows, 5);
         char want[8];

@@ -182,8 +182,9 @@ static int check_declare(rl_exec *x, const PgQuery__DeclareCursorStmt *st,
     if ((st->options & OPT_ASENSITIVE) && (st->options & OPT_INSENSITIVE))
         return rl_exec_error(x, RL_SQLSTATE_INVALID_CURSOR_DEFINITION, -1,
                              "cannot specify both ASENSITIVE and INSENSITIVE");
-    if (sel->into_clause)
-        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR, -1,
+    if (sel->into_clause) /* at the INTO target, as transformSelectStmt's */
+        return rl_exec_error(x, RL_SQLSTATE_SYNTAX_ERROR,
+                             sel->into_clause->rel ? sel->into_clause->rel->location : -1,
                              "SELECT ... INTO is not allowed here");
     const PgQuery__WithClause *w = sel->with_clause;
     for (size_t i = 0; w && i < w->n_ctes; i++) {

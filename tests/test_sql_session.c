@@ -3,7 +3,8 @@
  * committers racing for one snapshot id, snapshot isolation while another
  * session commits, a lake attached under a metadata schema other than
  * "public", cancel requests, the constants of texts sharing one parse
- * tree, and Describe of a prepared statement before its Bind.
+ * tree, Describe of a prepared statement before its Bind, and a cursor
+ * driven through the extended protocol.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -491,6 +492,63 @@ static void test_describe_before_bind(void)
     lake_close(&l);
 }
 
+/* sql as the unnamed statement and portal (Parse, Bind, Describe of the
+ * portal into *d, Execute): the status, *r the rows and tag. */
+static rl_exec_status run_extended(rl_session *s, const char *sql, rl_describe *d, recorder *r,
+                                   rl_error *e)
+{
+    memset(r, 0, sizeof *r);
+    rl_sink k = {.ctx = r, .data_row = rec_row, .command_complete = rec_tag};
+    if (rl_session_parse(s, "", sql, 0, NULL, e) < 0 ||
+        rl_session_bind(s, "", "", 0, NULL, 0, NULL, NULL, 0, NULL, e) < 0 ||
+        rl_session_describe_portal(s, "", d, e) < 0)
+        return RL_EXEC_ERROR;
+    return rl_session_execute(s, "", 0, &k, e);
+}
+
+/* A DECLAREd cursor through the extended protocol, as psycopg drives one:
+ * Describe of its name and of each FETCH gives its columns without the
+ * cursor's memory growing per Describe (a binary FETCH of each batch is
+ * described again), Execute of the FETCH sends the rows and "FETCH n", and
+ * COMMIT closes it. */
+static void test_cursor_describe_and_fetch_by_protocol(void)
+{
+    lake l;
+    CHECK(lake_open(&l));
+    rl_session *s = rl_session_new(l.eng, NULL);
+    recorder r;
+    rl_error e;
+    rl_describe d;
+    CHECK(run(s, "BEGIN", &r, &e) == RL_EXEC_DONE);
+    CHECK(run_extended(s, "DECLARE c CURSOR FOR SELECT g, g::text AS t FROM "
+                          "generate_series(1, 50) g", &d, &r, &e) == RL_EXEC_DONE);
+    CHECK_EQ_STR(r.tag, "DECLARE CURSOR");
+    CHECK(!d.has_rows);
+    CHECK_EQ_INT(rl_session_describe_portal(s, "c", &d, &e), 0);
+    CHECK(d.has_rows);
+    CHECK_EQ_INT(d.ncols, 2);
+    CHECK_EQ_INT(d.ncols == 2 ? d.cols[1].type_oid : 0, 25);
+    rl_cursor *c = rl_cursor_find(s, "c");
+    CHECK(c != NULL);
+    size_t arena = c ? c->rows->arena.total : 0;
+    for (int i = 0; i < 10; i++) {
+        CHECK(run_extended(s, "FETCH FORWARD 5 FROM c", &d, &r, &e) == RL_EXEC_DONE);
+        CHECK(d.has_rows && d.ncols == 2);
+        CHECK_EQ_STR(r.tag, "FETCH 5");
+        CHECK_EQ_INT(r.rows, 5);
+        char want[8];
+        snprintf(want, sizeof want, "%d", i * 5 + 1);
+        CHECK_EQ_STR(r.first[0], want);
+    }
+    CHECK_EQ_INT(c ? c->rows->arena.total : 0, arena); /* the columns were made once */
+    CHECK(run(s, "COMMIT", &r, &e) == RL_EXEC_DONE);
+    CHECK(rl_cursor_find(s, "c") == NULL);
+    CHECK(rl_session_describe_portal(s, "c", &d, &e) < 0);
+    CHECK_EQ_STR(e.sqlstate, "34000");
+    rl_session_free(s);
+    lake_close(&l);
+}
+
 /* The literal readers other than expression evaluation (ORDER BY and
  * GROUP BY positions, LIMIT/OFFSET, a type modifier, SET values) each get
  * their own text's literal for every text of one shape: the first (the
@@ -932,6 +990,7 @@ int main(void)
     RUN(test_long_texts_fill_the_parse_cache);
     RUN(test_shape_literals_reach_every_reader);
     RUN(test_describe_before_bind);
+    RUN(test_cursor_describe_and_fetch_by_protocol);
     RUN(test_two_committers_race_for_a_snapshot_id);
     RUN(test_sequencing_falls_back_with_the_same_23505);
     RUN(test_snapshot_isolation_while_another_session_commits);

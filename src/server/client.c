@@ -545,7 +545,7 @@ static int sink_row_description(void *ctx, size_t ncols, const rl_col_info *cols
         pktbuf_put_int32(b, (int32_t)cols[i].type_oid);
         pktbuf_put_int16(b, cols[i].typlen);
         pktbuf_put_int32(b, cols[i].typmod);
-        pktbuf_put_int16(b, 0);
+        pktbuf_put_int16(b, rl_session_simple_format(c->sess)); /* BINARY cursor's FETCH */
     }
     pktbuf_end(b);
     keep_message(c, start);
@@ -565,7 +565,8 @@ static int sink_data_row(void *ctx, size_t ncols, const rl_value *vals)
             continue;
         }
         size_t at = pktbuf_len_placeholder(b);
-        int16_t fmt = c->executing ? rl_session_portal_format(c->sess, c->portal, i) : 0;
+        int16_t fmt = c->executing ? rl_session_portal_format(c->sess, c->portal, i)
+                                   : rl_session_simple_format(c->sess);
         if (fmt == 1) {
             if (!rl_value_to_binary(&b->buf, &vals[i])) {
                 pktbuf_end(b);

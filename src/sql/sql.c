@@ -24,6 +24,7 @@
 #include "sql/sql_absent.h"
 #include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
+#include "sql/sql_cursor.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"
@@ -237,6 +238,7 @@ struct rl_savepoint {
     rl_setting *settings; /* the session's settings then (sql_settings.c) */
     rl_temp_table *temps; /* a copy of the session's temporary tables then */
     rl_temp_seq *temp_seqs; /* ... and of its temporary sequences' definitions */
+    uint64_t number;      /* rl_session.savepoints_begun once this one began */
     rl_savepoint *prev;
 };
 
@@ -307,6 +309,7 @@ static int exec_savepoint(rl_exec *x, const char *name)
             return -1;
         }
     }
+    sp->number = ++s->savepoints_begun;
     sp->prev = s->savepoints;
     s->savepoints = sp;
     return rl_send_complete(x, "SAVEPOINT");
@@ -344,6 +347,7 @@ static int exec_rollback_to(rl_exec *x, const char *name)
     rl_ctid_reset(s);
     rl_pgcatalog_memo_free(s);
     rl_settings_restore(s, sp->settings);
+    rl_cursor_rollback_to(s, sp->number);
     s->failed = false;
     return rl_send_complete(x, "ROLLBACK");
 }
@@ -370,6 +374,7 @@ static void finish_txn_quietly(rl_session *s, bool committed)
     rl_ctid_reset(s);
     rl_settings_txn_end(s, committed);
     rl_advisory_xact_end(s);
+    rl_cursor_txn_end(s, committed);
     s->in_block = false;
     s->failed = false;
     s->read_only_txn = false;
@@ -388,6 +393,7 @@ static void discard_session_state(rl_session *s)
     rl_seq_temps_session_free(s);
     rl_settings_free(s);
     rl_seq_session_free(s);
+    rl_cursor_close_all(s);
     while (s->portals) {
         rl_portal *n = s->portals->next;
         portal_free(s->portals);
@@ -1218,6 +1224,21 @@ static int exec_explain(rl_exec *x, const PgQuery__ExplainStmt *st)
     return rc;
 }
 
+/* ------------------------------------------------------------- DECLARE */
+
+static rl_portal *portal_find(rl_session *s, const char *name);
+
+/* DECLARE: in a transaction block (BEGIN's, or the implicit one of a
+ * multi-statement query string, as PostgreSQL's IsTransactionBlock), and
+ * under a name no protocol-level portal has either (one namespace there). */
+static int exec_declare(rl_exec *x, const PgQuery__DeclareCursorStmt *st)
+{
+    if (st->portalname && st->portalname[0] && portal_find(x->s, st->portalname))
+        return rl_exec_error(x, RL_SQLSTATE_DUPLICATE_CURSOR, -1, "cursor \"%s\" already exists",
+                             st->portalname);
+    return rl_cursor_declare(x, st, rl_exec_in_block(x));
+}
+
 /* -------------------------------------------------------------- dispatch */
 
 static bool statement_writes(const PgQuery__Node *n)
@@ -1314,6 +1335,7 @@ static int statement_snapshot(rl_exec *x, const PgQuery__Node *n)
     case PG_QUERY__NODE__NODE_DELETE_STMT:
     case PG_QUERY__NODE__NODE_COPY_STMT:
     case PG_QUERY__NODE__NODE_EXECUTE_STMT:
+    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT:
     case PG_QUERY__NODE__NODE_EXPLAIN_STMT: s->snapshot_taken = true; break;
     default: break;
     }
@@ -1440,6 +1462,15 @@ static rl_exec_status run_statement(rl_exec *x, const PgQuery__Node *n)
         break;
     case PG_QUERY__NODE__NODE_EXECUTE_STMT:
         rc = exec_execute(x, n->execute_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT:
+        rc = exec_declare(x, n->declare_cursor_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_FETCH_STMT:
+        rc = rl_cursor_fetch(x, n->fetch_stmt);
+        break;
+    case PG_QUERY__NODE__NODE_CLOSE_PORTAL_STMT:
+        rc = rl_cursor_close(x, n->close_portal_stmt);
         break;
     case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
         rc = rl_send_complete(x, "CHECKPOINT");
@@ -1760,6 +1791,30 @@ static int prepared_param_types(rl_exec *x, rl_prepared *p)
     return 0;
 }
 
+/* The columns of a cursor's rows (NoData when it has none by that name):
+ * what Describe of its name, and of a FETCH from it, answers. */
+static int describe_cursor(rl_exec *x, const char *name, rl_describe *out)
+{
+    rl_cursor *c = rl_cursor_find(x->s, name);
+    if (!c)
+        return 0;
+    if (!c->cols && !(c->cols = cols_of(c->rows, &out->ncols))) /* once: each FETCH asks */
+        return rl_exec_error(x, RL_SQLSTATE_INTERNAL_ERROR, -1, "out of memory");
+    out->has_rows = true;
+    out->cols = c->cols;
+    out->ncols = c->rows->ncols;
+    return 0;
+}
+
+/* A FETCH describes the rows of its cursor as it is now (not cached: the
+ * name may be declared again); MOVE has none. */
+static int describe_fetch(rl_exec *x, const PgQuery__FetchStmt *st, rl_describe *out)
+{
+    if (st->ismove || !st->portalname)
+        return 0;
+    return describe_cursor(x, st->portalname, out);
+}
+
 static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
 {
     memset(out, 0, sizeof *out);
@@ -1768,6 +1823,8 @@ static int describe_prepared(rl_exec *x, rl_prepared *p, rl_describe *out)
     out->nparams = p->nparams;
     out->param_oids = p->inferred_oids;
     const PgQuery__Node *n = prepared_stmt(p);
+    if (n && n->node_case == PG_QUERY__NODE__NODE_FETCH_STMT)
+        return describe_fetch(x, n->fetch_stmt, out);
     bool returning = rl_dml_has_returning(n);
     if (!n || (n->node_case != PG_QUERY__NODE__NODE_SELECT_STMT && !returning))
         return 0; /* NoData */
@@ -1840,7 +1897,7 @@ int rl_session_bind(rl_session *s, const char *portal, const char *stmt_name, si
                              "bind message supplies %zu parameters, but prepared statement "
                              "\"%s\" requires %zu",
                              nparams, stmt_name, p->nparams);
-    if (portal[0] && portal_find(s, portal))
+    if (portal[0] && (portal_find(s, portal) || rl_cursor_find(s, portal)))
         return rl_exec_error(&x, RL_SQLSTATE_DUPLICATE_CURSOR, -1, "cursor \"%s\" already exists",
                              portal);
     portal_close(s, portal);
@@ -1912,6 +1969,10 @@ int rl_session_describe_portal(rl_session *s, const char *portal, rl_describe *o
     rl_portal *pt = portal_find(s, portal);
     rl_exec x = {.s = s, .err = err, .sql = pt ? pt->stmt->sql : NULL};
     rl_settings_zone_apply(s);
+    if (!pt && portal[0] && rl_cursor_find(s, portal)) { /* a DECLAREd cursor (psycopg) */
+        memset(out, 0, sizeof *out);
+        return describe_cursor(&x, portal, out);
+    }
     if (!pt)
         return rl_exec_error(&x, RL_SQLSTATE_INVALID_CURSOR_NAME, -1,
                              "portal \"%s\" does not exist", portal);
@@ -1929,6 +1990,8 @@ int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col)
         return 0;
     return pt->nformats == 1 ? pt->formats[0] : col < pt->nformats ? pt->formats[col] : 0;
 }
+
+int16_t rl_session_simple_format(const rl_session *s) { return s->binary_rows ? 1 : 0; }
 
 const char *rl_session_statement_sql(rl_session *s, const char *stmt_name)
 {

@@ -332,6 +332,10 @@ int rl_session_sync(rl_session *s, rl_error *err);
 
 /* Result formats of a bound portal (0 text, 1 binary) for column i. */
 int16_t rl_session_portal_format(rl_session *s, const char *portal, size_t col);
+/* The format of the rows a Simple Query statement sends now: 1 while a
+ * FETCH sends the rows of a cursor DECLAREd BINARY (RowDescription and
+ * DataRows in binary, as PostgreSQL's), else 0 (text). */
+int16_t rl_session_simple_format(const rl_session *s);
 /* Query text of a bound portal's statement ("" if unknown); owned by the
  * session, valid until the statement is closed. */
 const char *rl_session_portal_sql(rl_session *s, const char *portal);

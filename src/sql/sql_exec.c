@@ -109,13 +109,18 @@ int rl_exec_notice(rl_exec *x, const char *sqlstate, const char *fmt, ...)
     return 0;
 }
 
-int rl_exec_outside_block(rl_exec *x, const char *what)
+bool rl_exec_in_block(rl_exec *x)
 {
     /* a multi-statement query string is an implicit transaction block (the
      * pending parse is the running simple query's: cleared when it ends) */
     const PgQuery__ParseResult *query =
         x->simple_query && x->s->pending ? rl_parsed_tree(x->s->pending) : NULL;
-    if (x->s->in_block || (query && query->n_stmts > 1))
+    return x->s->in_block || (query && query->n_stmts > 1);
+}
+
+int rl_exec_outside_block(rl_exec *x, const char *what)
+{
+    if (rl_exec_in_block(x))
         return rl_exec_error(x, RL_SQLSTATE_ACTIVE_SQL_TRANSACTION, -1,
                              "%s cannot run inside a transaction block", what);
     return 0;

@@ -59,6 +59,28 @@ typedef struct rl_index_exprs rl_index_exprs; /* sql_indexeval.c */
 
 typedef struct rl_savepoint rl_savepoint; /* sql.c */
 
+/* A cursor the session DECLAREd (sql_cursor.c): its query's rows,
+ * materialized at DECLARE under the statement's result budget, and where it
+ * stands as PostgreSQL's portal would (its position on the rows and the
+ * portal's atStart / atEnd / portalPos, which decide PostgreSQL's answers
+ * and its NO SCROLL errors). pg_cursors lists them (sql_pgcatalog.c). */
+typedef struct rl_cursor {
+    char name[64];
+    char *statement;        /* the query string DECLARE came in */
+    struct rl_rowset *rows; /* owned */
+    size_t bytes;           /* of rows, counted against the session's cursor budget */
+    rl_col_info *cols;      /* what Describe reports of rows, made once (in rows' arena) */
+    bool holdable, binary, scrollable;
+    bool held;              /* a WITH HOLD cursor whose transaction committed */
+    bool failed;            /* a FETCH / MOVE of it failed: it can only be closed */
+    uint64_t savepoint;     /* rl_session.savepoints_begun at DECLARE */
+    int64_t created;        /* creation_time: PostgreSQL microseconds */
+    size_t at;              /* 0 before the first row, 1..n on row `at`, n + 1 after the last */
+    bool at_start, at_end;  /* PostgreSQL's portal flags ... */
+    uint64_t pos;           /* ... and its portalPos */
+    struct rl_cursor *next;
+} rl_cursor;
+
 /* A login role of rl_session_info.roles, the session's own copy. */
 typedef struct rl_session_role {
     char name[64];
@@ -110,6 +132,9 @@ struct rl_session {
     rl_ctid_map *ctids;    /* per transaction */
     rl_prepared *prepared;
     rl_portal *portals;
+    rl_cursor *cursors;    /* DECLAREd cursors, the latest first (sql_cursor.c) */
+    uint64_t savepoints_begun; /* SAVEPOINTs so far: the cursors a ROLLBACK TO drops */
+    bool binary_rows;      /* the running FETCH sends a BINARY cursor's rows (Simple Query) */
     rl_copy_in *copy_in;   /* COPY FROM STDIN in progress */
     char *pending_sql;     /* a simple query paused by COPY FROM STDIN ... */
     rl_parsed *pending;    /* ... its statements (a reference) ... */
@@ -192,6 +217,9 @@ int64_t rl_exec_txn_start(rl_exec *x);
  * which a migration changes before COMMIT (rl_txn_set_format). */
 rl_format rl_exec_format(rl_exec *x);
 
+/* Is the statement in a transaction block: BEGIN's, or the implicit one of
+ * a multi-statement query string (PostgreSQL's IsTransactionBlock)? */
+bool rl_exec_in_block(rl_exec *x);
 /* 25001 "<what> cannot run inside a transaction block" in a transaction
  * block or a multi-statement query string (VACUUM, DISCARD ALL, the
  * CONCURRENTLY forms of CREATE / DROP INDEX); else 0. */

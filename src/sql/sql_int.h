@@ -26,6 +26,7 @@
 #include "sql/sql_cast.h"
 #include "sql/sql_check.h"
 #include "sql/sql_ctid.h"
+#include "sql/sql_cursor.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_expr.h"
 #include "sql/sql_func.h"

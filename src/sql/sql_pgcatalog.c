@@ -583,6 +583,10 @@ static const vcol locks_cols[] = {
     COL("virtualtransaction", RL_OID_TEXT), COL("pid", RL_OID_INT4),
     COL("mode", RL_OID_TEXT),           COL("granted", RL_OID_BOOL),
     COL("fastpath", RL_OID_BOOL),       COL("waitstart", RL_OID_TIMESTAMPTZ)};
+static const vcol cursors_cols[] = {
+    COL("name", RL_OID_TEXT),          COL("statement", RL_OID_TEXT),
+    COL("is_holdable", RL_OID_BOOL),   COL("is_binary", RL_OID_BOOL),
+    COL("is_scrollable", RL_OID_BOOL), COL("creation_time", RL_OID_TIMESTAMPTZ)};
 
 static const vcol auth_members_cols[] = {COL("roleid", RL_OID_OID), COL("member", RL_OID_OID),
                                          COL("grantor", RL_OID_OID),
@@ -737,6 +741,7 @@ static int gen_database(gen_ctx *g);
 static int gen_roles(gen_ctx *g);
 static int gen_stat_activity(gen_ctx *g);
 static int gen_locks(gen_ctx *g);
+static int gen_cursors(gen_ctx *g);
 static int fixed_auth_members(gen_ctx *g);
 static int gen_auth_members(gen_ctx *g);
 static int fixed_am(gen_ctx *g);
@@ -815,6 +820,9 @@ static const vrel vrels[] = {
      gen_stat_activity, {-1, -1}, -1, true},
     /* the server's advisory locks, held and waited for (sql_advisory.c) */
     {"pg_catalog", "pg_locks", locks_cols, N(locks_cols), NULL, gen_locks, {-1, -1}, -1, true},
+    /* the session's open cursors (sql_cursor.c) */
+    {"pg_catalog", "pg_cursors", cursors_cols, N(cursors_cols), NULL, gen_cursors, {-1, -1}, -1,
+     true},
     {"pg_catalog", "pg_auth_members", auth_members_cols, N(auth_members_cols),
      fixed_auth_members, gen_auth_members, {-1, -1}, -1, true},
     {"pg_catalog", "pg_am", am_cols, N(am_cols), fixed_am, NULL, {-1, -1}, -1, false},
@@ -3881,6 +3889,22 @@ static int gen_locks(gen_ctx *g)
     }
     free(rows);
     return rc < 0 ? -1 : 0;
+}
+
+/* pg_cursors: the cursors the session DECLAREd and has open. */
+static int gen_cursors(gen_ctx *g)
+{
+    for (const rl_cursor *c = g->x->s ? g->x->s->cursors : NULL; c; c = c->next) {
+        put_str(g, 0, c->name);
+        put_str(g, 1, c->statement);
+        put_bool(g, 2, c->holdable);
+        put_bool(g, 3, c->binary);
+        put_bool(g, 4, c->scrollable);
+        put_int(g, 5, c->created);
+        if (emit(g) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Each read-only login role is a member of pg_read_all_data, granted by

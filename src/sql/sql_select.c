@@ -5835,6 +5835,11 @@ int rl_select_send_streamed(rl_exec *x, const PgQuery__SelectStmt *st, bool row_
     return rc;
 }
 
+int rl_select_send_description(rl_exec *x, const rl_rowset *rs)
+{
+    return send_row_description(x, rs->ncols, rs->cols);
+}
+
 int rl_select_send_rows(rl_exec *x, rl_rowset *rs, const char *tag)
 {
     const rl_sink *sink = x->sink;

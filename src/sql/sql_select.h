@@ -53,6 +53,8 @@ rl_rowset *rl_select_returning(rl_exec *x, PgQuery__Node **targets, size_t ntarg
                                rl_rowset *rows);
 /* Send RowDescription, rs's rows as DataRows and CommandComplete `tag`. */
 int rl_select_send_rows(rl_exec *x, rl_rowset *rs, const char *tag);
+/* Send only the RowDescription of rs's columns. */
+int rl_select_send_description(rl_exec *x, const rl_rowset *rs);
 /* Evaluate a VALUES list (values_stmt->values_lists) into a row set whose
  * columns are named colnames[i] (or column1, column2, ...) with relation
  * alias `alias`; column types are resolved as PostgreSQL resolves VALUES

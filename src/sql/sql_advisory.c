@@ -463,33 +463,26 @@ rl_advisory_row *rl_advisory_list(size_t *n)
 
 /* ------------------------------------------------------------- releases */
 
-void rl_advisory_unlock_all(const rl_session *s)
+/* Drop s's holds at session level, at transaction level, or both. */
+static void release_levels(const rl_session *s, bool session, bool xact)
 {
     pthread_mutex_lock(&mu);
-    for (adv_hold *h = holds; h; h = h->next)
-        if (h->owner == s)
+    for (adv_hold *h = holds; h; h = h->next) {
+        if (h->owner != s)
+            continue;
+        if (session)
             h->nsession = 0;
-    sweep();
-    pthread_mutex_unlock(&mu);
-}
-
-void rl_advisory_xact_end(const rl_session *s)
-{
-    pthread_mutex_lock(&mu);
-    for (adv_hold *h = holds; h; h = h->next)
-        if (h->owner == s)
+        if (xact)
             h->nxact = 0;
+    }
     sweep();
+    /* a session waits only inside one of its statements */
+    assert(!(session && xact) || !waiting_of(s));
     pthread_mutex_unlock(&mu);
 }
 
-void rl_advisory_session_end(const rl_session *s)
-{
-    pthread_mutex_lock(&mu);
-    for (adv_hold *h = holds; h; h = h->next)
-        if (h->owner == s)
-            h->nsession = h->nxact = 0;
-    sweep();
-    assert(!waiting_of(s)); /* a session waits only inside one of its statements */
-    pthread_mutex_unlock(&mu);
-}
+void rl_advisory_unlock_all(const rl_session *s) { release_levels(s, true, false); }
+
+void rl_advisory_xact_end(const rl_session *s) { release_levels(s, false, true); }
+
+void rl_advisory_session_end(const rl_session *s) { release_levels(s, true, true); }

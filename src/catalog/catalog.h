@@ -569,11 +569,16 @@ typedef struct rl_fkey_def {
     bool match_full, not_valid;
     bool deferrable, initially_deferred; /* initially_deferred only if deferrable */
     uint64_t id; /* its entries' id (0 = not allocated yet) */
+    /* bit j: column j (text or varchar) references a character(n) column,
+     * so its values are keyed as bpchar's equality sees them, without
+     * their trailing blanks (PostgreSQL compares them with bpchar's =) */
+    uint32_t bpchar_cols;
 } rl_fkey_def;
 void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d);
 /* false if malformed: an unknown version, flag or action, a name empty, too
  * long or holding NUL, no or too many columns, a position past the index's
- * maximum, a zero id, trailing bytes. */
+ * maximum, a zero id, version 3's bpchar mask 0 or past the columns,
+ * trailing bytes. */
 bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out);
 
 /* The DuckLake format (table shapes) this transaction sees: the catalog's

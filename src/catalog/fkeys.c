@@ -189,9 +189,16 @@ static fkey_deferred *new_deferred(rl_txn *t, const cat_fkey *f, rl_error *err)
 /* ----------------------------------------------------------- entry keys */
 
 /* One key value's bytes as a UNIQUE entry holds them: 01, uvarint length,
- * the equality bytes. */
-static void put_value(rl_buf *key, rl_buf *scratch, rl_type type, const rl_datum *v)
+ * the equality bytes. Column j of f, a value of `type` from either side:
+ * a text or varchar value of a column referencing a character(n) one is
+ * keyed as bpchar (its trailing blanks dropped), as the referenced side's
+ * bpchar values are, since PostgreSQL compares the two with bpchar's =. */
+static void put_value(rl_buf *key, rl_buf *scratch, const cat_fkey *f, size_t j, rl_type type,
+                      const rl_datum *v)
 {
+    assert(j < f->def.ncols);
+    if ((f->def.bpchar_cols >> j & 1) && (type == RL_T_TEXT || type == RL_T_VARCHAR))
+        type = RL_T_BPCHAR;
     rl_buf_reset(scratch);
     rl_datum_equality_key(scratch, type, v);
     rl_buf_put_u8(key, 1);
@@ -227,7 +234,7 @@ static int entry_prefix(const cat_fkey *f, const rl_table_desc *d, const int *co
     rl_buf_reset(key);
     rl_key_fkey_entries(key, f->def.id);
     for (size_t j = 0; j < f->def.ncols; j++)
-        put_value(key, &scratch, d->cols[cols[j]].type, &row[cols[j]]);
+        put_value(key, &scratch, f, j, d->cols[cols[j]].type, &row[cols[j]]);
     bool failed = key->failed || scratch.failed;
     rl_buf_free(&scratch);
     return failed ? oom(err) : 0;
@@ -246,7 +253,7 @@ static int referenced_key(const cat_fkey *f, const rl_table_desc *d, const int *
     for (size_t i = 0; i < f->ref.def.ncols; i++)
         for (size_t j = 0; j < f->def.ncols; j++)
             if (f->def.ref_pos[j] == i)
-                put_value(key, &scratch, d->cols[cols[j]].type, &row[cols[j]]);
+                put_value(key, &scratch, f, j, d->cols[cols[j]].type, &row[cols[j]]);
     bool failed = key->failed || scratch.failed;
     rl_buf_free(&scratch);
     return failed ? oom(err) : 0;
@@ -563,8 +570,13 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
         for (size_t j = 0; j < f->def.ncols; j++) {
             int c = rl_desc_column_index(cd, f->def.cols[j], t->fmt);
             assert(c >= 0);
-            if (action == RL_FKEY_CASCADE)
+            if (action == RL_FKEY_CASCADE) {
                 nr[c] = nw[rcols[j]];
+                /* a text / varchar column takes a character(n) key as
+                 * bpchar's cast to text gives it: without the padding */
+                if ((f->def.bpchar_cols >> j & 1) && !nr[c].isnull)
+                    nr[c].v.s.len = rl_bpchar_trimmed_len(&nr[c]);
+            }
             else if (action == RL_FKEY_SET_DEFAULT && t->default_fn)
                 rc = t->default_fn(t->default_ctx, f->schema, cd, (size_t)c, &defaults, &nr[c],
                                    err) < 0 ? -1 : rc;

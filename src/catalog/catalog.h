@@ -708,7 +708,17 @@ int rl_txn_unique_index_by_id(rl_txn *txn, uint64_t id, char *schema, char *name
  * written); 0 or -1 with err. */
 typedef int (*rl_default_fn)(void *ctx, const char *schema, const rl_table_desc *d,
                              size_t col, rl_arena *arena, rl_datum *out, rl_error *err);
-void rl_txn_set_default_fn(rl_txn *txn, rl_default_fn fn, void *ctx);
+/* The value an ON UPDATE CASCADE writes to column `col` of table d
+ * (schema.table) when the referenced column's type `from` or typmod is not
+ * the column's: the new key `in` (not NULL) assigned to the column as
+ * PostgreSQL's UPDATE assigns it (padded to a character(n), cut or 22001
+ * when too long, 22003 out of an integer's range), its bytes in `arena`
+ * (valid until the row is written); 0 or -1 with err. Handed with the
+ * default_fn (NULL: the key is written as it is). */
+typedef int (*rl_assign_fn)(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
+                            rl_type from, const rl_datum *in, rl_arena *arena, rl_datum *out,
+                            rl_error *err);
+void rl_txn_set_default_fn(rl_txn *txn, rl_default_fn fn, rl_assign_fn assign, void *ctx);
 /* The key of a row in a UNIQUE index over expressions or with a predicate
  * (rl_index_def_computed): the catalog keeps the index's texts and cannot
  * evaluate them, so the SQL layer hands every transaction it begins this

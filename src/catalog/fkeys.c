@@ -537,16 +537,18 @@ static int expect_unreferenced(rl_txn *t, const cat_fkey *f, const rl_buf *prefi
                        err);
 }
 
-void rl_txn_set_default_fn(rl_txn *t, rl_default_fn fn, void *ctx)
+void rl_txn_set_default_fn(rl_txn *t, rl_default_fn fn, rl_assign_fn assign, void *ctx)
 {
     t->default_fn = fn;
+    t->assign_fn = assign;
     t->default_ctx = ctx;
 }
 
 /* One referencing row (key rk of table cd) after its referenced key went:
  * deleted (CASCADE), or its key columns set to NULL, to their defaults
  * (SET DEFAULT, through the SQL layer's default_fn) or (CASCADE on UPDATE)
- * to the new key `nw` (columns rcols of referenced table pd). */
+ * to the new key `nw` (columns rcols of referenced table pd; a value of
+ * another type or typmod assigned to the column through its assign_fn). */
 static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, const uint8_t *rk,
                       size_t rkl, char action, const rl_table_desc *pd, const int *rcols,
                       const rl_datum *nw, rl_error *err)
@@ -571,11 +573,16 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
             int c = rl_desc_column_index(cd, f->def.cols[j], t->fmt);
             assert(c >= 0);
             if (action == RL_FKEY_CASCADE) {
+                /* the key as the column's type takes it (PostgreSQL's
+                 * UPDATE ... SET col = the new key assigns it) */
+                const rl_column_desc *to = &cd->cols[c], *from = &pd->cols[rcols[j]];
                 nr[c] = nw[rcols[j]];
-                /* a text / varchar column takes a character(n) key as
-                 * bpchar's cast to text gives it: without the padding */
-                if ((f->def.bpchar_cols >> j & 1) && !nr[c].isnull)
-                    nr[c].v.s.len = rl_bpchar_trimmed_len(&nr[c]);
+                if (rc == 1 && !nr[c].isnull && t->assign_fn &&
+                    (to->type != from->type || to->typmod != from->typmod))
+                    rc = t->assign_fn(t->default_ctx, f->schema, cd, (size_t)c, from->type,
+                                      &nw[rcols[j]], &defaults, &nr[c], err) < 0 ? -1 : rc;
+                else if ((f->def.bpchar_cols >> j & 1) && !nr[c].isnull)
+                    nr[c].v.s.len = rl_bpchar_trimmed_len(&nr[c]); /* bpchar's cast to text */
             }
             else if (action == RL_FKEY_SET_DEFAULT && t->default_fn)
                 rc = t->default_fn(t->default_ctx, f->schema, cd, (size_t)c, &defaults, &nr[c],
@@ -583,7 +590,6 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
             else
                 nr[c].isnull = true;
         }
-        (void)pd;
         if (rc == 1)
             rc = rl_txn_update(t, cd, rk, rkl, nr, err);
     }

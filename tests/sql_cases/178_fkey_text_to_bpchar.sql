@@ -78,10 +78,42 @@ CREATE TABLE kc1 (k char(2) REFERENCES kpt);
 CREATE TABLE kc2 (k char(2) REFERENCES kpv (k));
 CREATE TABLE kc3 (k bpchar REFERENCES kp);
 SELECT conname, conpfeqop, conppeqop, conffeqop FROM pg_constraint WHERE contype = 'f' AND conname IN ('kc1_k_fkey', 'kc2_k_fkey', 'kc3_k_fkey') ORDER BY conname;
+-- ON UPDATE CASCADE writes the new key as the column's type takes it (an
+-- UPDATE's assignment): padded in a character(n) column, without the
+-- padding in a text one, 22001 when too long for a varchar(n) or
+-- character(n) (unless what goes is blanks), 22003 out of an int's range
+CREATE TABLE kc4 (k char(3) REFERENCES kpt ON UPDATE CASCADE);
+INSERT INTO kpt VALUES ('x');
+INSERT INTO kc4 VALUES ('x');
+UPDATE kpt SET k = 'y' WHERE k = 'x';
+SELECT k || '|', octet_length(k), k::text = 'y  ' FROM kc4;
+CREATE TABLE kc5 (k varchar(2) REFERENCES kpt ON UPDATE CASCADE);
+CREATE TABLE kc6 (k char(2) REFERENCES kpt ON UPDATE CASCADE);
+INSERT INTO kpt VALUES ('ab');
+INSERT INTO kc5 VALUES ('ab');
+INSERT INTO kc6 VALUES ('ab');
+UPDATE kpt SET k = 'abc' WHERE k = 'ab';
+UPDATE kpt SET k = 'ab   ' WHERE k = 'ab';
+SELECT k || '|', octet_length(k) FROM kc5;
+SELECT k || '|', octet_length(k) FROM kc6;
+CREATE TABLE kp8 (k bigint PRIMARY KEY);
+CREATE TABLE kc8 (k int REFERENCES kp8 ON UPDATE CASCADE, j smallint REFERENCES kp8 ON UPDATE CASCADE);
+INSERT INTO kp8 VALUES (1), (2);
+INSERT INTO kc8 VALUES (1, 2);
+UPDATE kp8 SET k = 5000000000 WHERE k = 1;
+UPDATE kp8 SET k = 40000 WHERE k = 2;
+UPDATE kp8 SET k = k + 10;
+SELECT k, j FROM kc8;
+CREATE TABLE kc7 (k char(6) REFERENCES kp ON UPDATE CASCADE, t text REFERENCES kp ON UPDATE CASCADE);
+INSERT INTO kp VALUES ('gh'), ('kl');
+INSERT INTO kc7 VALUES ('gh', 'kl  ');
+UPDATE kp SET k = 'ij' WHERE k = 'gh';
+UPDATE kp SET k = 'mn ' WHERE k = 'kl';
+SELECT k || '|', octet_length(k), t || '|' FROM kc7;
 -- what PostgreSQL refuses
 CREATE TABLE kbad (k int REFERENCES kp);
 CREATE TABLE kbad (k bytea REFERENCES kp);
 CREATE TABLE kip (k int PRIMARY KEY);
 CREATE TABLE kbad (k char(4) REFERENCES kip);
 CREATE TABLE kbad (k text REFERENCES kip);
-DROP TABLE kc1, kc2, kc3, kpt, kpv, kip, kself, k2c, k2p, ka, kn, kv, kt, kp;
+DROP TABLE kc7, kc8, kp8, kc6, kc5, kc4, kc1, kc2, kc3, kpt, kpv, kip, kself, k2c, k2p, ka, kn, kv, kt, kp;

@@ -1807,7 +1807,8 @@ static void test_foreign_keys(void)
 /* A FOREIGN KEY definition's versions: 1 (as every lake before DEFERRABLE
  * wrote it, and still for a key that is not) decodes as NOT DEFERRABLE; a
  * DEFERRABLE key is version 2 with its flags; neither version takes the
- * other's flags. */
+ * other's flags; a key with a text column of a character(n) key is
+ * version 3 (either's flags, then the mask of those columns). */
 static void test_fkey_def_versions(void)
 {
     /* version 1, flags MATCH FULL, actions a / c, index 7, id 9, one column "x" at 0 */
@@ -1838,9 +1839,39 @@ static void test_fkey_def_versions(void)
     CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
     bad[1] = 0x14; /* an unknown flag */
     CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
-    bad[0] = 3;
+    bad[0] = 3; /* version 3 without its bpchar mask */
     bad[1] = 0x04;
     CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    bad[0] = 4;
+    CHECK(!rl_fkey_def_decode(bad, sizeof bad, &again));
+    /* a text column of a character(n) key: version 3, its mask at the end,
+     * with or without DEFERRABLE */
+    d.bpchar_cols = 1;
+    d.deferrable = d.initially_deferred = false;
+    rl_buf_reset(&b);
+    rl_fkey_def_encode(&b, &d);
+    CHECK(b.len == sizeof v1 + 4 && b.data[0] == 3 && b.data[1] == 0x01);
+    CHECK(memcmp(b.data + sizeof v1, (const uint8_t[]){0, 0, 0, 1}, 4) == 0);
+    CHECK(rl_fkey_def_decode(b.data, b.len, &again));
+    CHECK(again.bpchar_cols == 1 && !again.deferrable && again.match_full);
+    d.deferrable = true;
+    rl_buf_reset(&b);
+    rl_fkey_def_encode(&b, &d);
+    CHECK(b.data[0] == 3 && b.data[1] == (0x01 | 0x04));
+    CHECK(rl_fkey_def_decode(b.data, b.len, &again));
+    CHECK(again.bpchar_cols == 1 && again.deferrable && !again.initially_deferred);
+    uint8_t bad3[sizeof v1 + 4];
+    memcpy(bad3, b.data, sizeof bad3);
+    bad3[sizeof bad3 - 1] = 0; /* an empty mask */
+    CHECK(!rl_fkey_def_decode(bad3, sizeof bad3, &again));
+    bad3[sizeof bad3 - 1] = 2; /* a column past the one there is */
+    CHECK(!rl_fkey_def_decode(bad3, sizeof bad3, &again));
+    bad3[sizeof bad3 - 1] = 1;
+    bad3[1] = 0x08; /* INITIALLY DEFERRED without DEFERRABLE */
+    CHECK(!rl_fkey_def_decode(bad3, sizeof bad3, &again));
+    bad3[1] = 0x00;
+    CHECK(rl_fkey_def_decode(bad3, sizeof bad3, &again));
+    CHECK(!rl_fkey_def_decode(bad3, sizeof bad3 - 1, &again));
     rl_buf_free(&b);
 }
 

@@ -569,11 +569,16 @@ typedef struct rl_fkey_def {
     bool match_full, not_valid;
     bool deferrable, initially_deferred; /* initially_deferred only if deferrable */
     uint64_t id; /* its entries' id (0 = not allocated yet) */
+    /* bit j: column j (text or varchar) references a character(n) column,
+     * so its values are keyed as bpchar's equality sees them, without
+     * their trailing blanks (PostgreSQL compares them with bpchar's =) */
+    uint32_t bpchar_cols;
 } rl_fkey_def;
 void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d);
 /* false if malformed: an unknown version, flag or action, a name empty, too
  * long or holding NUL, no or too many columns, a position past the index's
- * maximum, a zero id, trailing bytes. */
+ * maximum, a zero id, version 3's bpchar mask 0 or past the columns,
+ * trailing bytes. */
 bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out);
 
 /* The DuckLake format (table shapes) this transaction sees: the catalog's
@@ -703,7 +708,17 @@ int rl_txn_unique_index_by_id(rl_txn *txn, uint64_t id, char *schema, char *name
  * written); 0 or -1 with err. */
 typedef int (*rl_default_fn)(void *ctx, const char *schema, const rl_table_desc *d,
                              size_t col, rl_arena *arena, rl_datum *out, rl_error *err);
-void rl_txn_set_default_fn(rl_txn *txn, rl_default_fn fn, void *ctx);
+/* The value an ON UPDATE CASCADE writes to column `col` of table d
+ * (schema.table) when the referenced column's type `from` or typmod is not
+ * the column's: the new key `in` (not NULL) assigned to the column as
+ * PostgreSQL's UPDATE assigns it (padded to a character(n), cut or 22001
+ * when too long, 22003 out of an integer's range), its bytes in `arena`
+ * (valid until the row is written); 0 or -1 with err. Handed with the
+ * default_fn (NULL: the key is written as it is). */
+typedef int (*rl_assign_fn)(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
+                            rl_type from, const rl_datum *in, rl_arena *arena, rl_datum *out,
+                            rl_error *err);
+void rl_txn_set_default_fn(rl_txn *txn, rl_default_fn fn, rl_assign_fn assign, void *ctx);
 /* The key of a row in a UNIQUE index over expressions or with a predicate
  * (rl_index_def_computed): the catalog keeps the index's texts and cannot
  * evaluate them, so the SQL layer hands every transaction it begins this

@@ -299,6 +299,7 @@ struct rl_txn {
     size_t nfk, capfk;
     bool fk_built, fk_checks_off;
     rl_default_fn default_fn; /* SET DEFAULT's values (the SQL layer's) */
+    rl_assign_fn assign_fn;   /* ON UPDATE CASCADE's, of another type (the SQL layer's) */
     void *default_ctx;
     rl_index_fn index_fn; /* computed UNIQUE keys (the SQL layer's, uniques.c) */
     void *index_ctx;

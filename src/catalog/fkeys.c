@@ -189,9 +189,16 @@ static fkey_deferred *new_deferred(rl_txn *t, const cat_fkey *f, rl_error *err)
 /* ----------------------------------------------------------- entry keys */
 
 /* One key value's bytes as a UNIQUE entry holds them: 01, uvarint length,
- * the equality bytes. */
-static void put_value(rl_buf *key, rl_buf *scratch, rl_type type, const rl_datum *v)
+ * the equality bytes. Column j of f, a value of `type` from either side:
+ * a text or varchar value of a column referencing a character(n) one is
+ * keyed as bpchar (its trailing blanks dropped), as the referenced side's
+ * bpchar values are, since PostgreSQL compares the two with bpchar's =. */
+static void put_value(rl_buf *key, rl_buf *scratch, const cat_fkey *f, size_t j, rl_type type,
+                      const rl_datum *v)
 {
+    assert(j < f->def.ncols);
+    if ((f->def.bpchar_cols >> j & 1) && (type == RL_T_TEXT || type == RL_T_VARCHAR))
+        type = RL_T_BPCHAR;
     rl_buf_reset(scratch);
     rl_datum_equality_key(scratch, type, v);
     rl_buf_put_u8(key, 1);
@@ -227,7 +234,7 @@ static int entry_prefix(const cat_fkey *f, const rl_table_desc *d, const int *co
     rl_buf_reset(key);
     rl_key_fkey_entries(key, f->def.id);
     for (size_t j = 0; j < f->def.ncols; j++)
-        put_value(key, &scratch, d->cols[cols[j]].type, &row[cols[j]]);
+        put_value(key, &scratch, f, j, d->cols[cols[j]].type, &row[cols[j]]);
     bool failed = key->failed || scratch.failed;
     rl_buf_free(&scratch);
     return failed ? oom(err) : 0;
@@ -246,7 +253,7 @@ static int referenced_key(const cat_fkey *f, const rl_table_desc *d, const int *
     for (size_t i = 0; i < f->ref.def.ncols; i++)
         for (size_t j = 0; j < f->def.ncols; j++)
             if (f->def.ref_pos[j] == i)
-                put_value(key, &scratch, d->cols[cols[j]].type, &row[cols[j]]);
+                put_value(key, &scratch, f, j, d->cols[cols[j]].type, &row[cols[j]]);
     bool failed = key->failed || scratch.failed;
     rl_buf_free(&scratch);
     return failed ? oom(err) : 0;
@@ -507,16 +514,18 @@ static int expect_unreferenced(rl_txn *t, const cat_fkey *f, const rl_buf *prefi
                        err);
 }
 
-void rl_txn_set_default_fn(rl_txn *t, rl_default_fn fn, void *ctx)
+void rl_txn_set_default_fn(rl_txn *t, rl_default_fn fn, rl_assign_fn assign, void *ctx)
 {
     t->default_fn = fn;
+    t->assign_fn = assign;
     t->default_ctx = ctx;
 }
 
 /* One referencing row (key rk of table cd) after its referenced key went:
  * deleted (CASCADE), or its key columns set to NULL, to their defaults
  * (SET DEFAULT, through the SQL layer's default_fn) or (CASCADE on UPDATE)
- * to the new key `nw` (columns rcols of referenced table pd). */
+ * to the new key `nw` (columns rcols of referenced table pd; a value of
+ * another type or typmod assigned to the column through its assign_fn). */
 static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, const uint8_t *rk,
                       size_t rkl, char action, const rl_table_desc *pd, const int *rcols,
                       const rl_datum *nw, rl_error *err)
@@ -540,15 +549,24 @@ static int act_on_row(rl_txn *t, const cat_fkey *f, const rl_table_desc *cd, con
         for (size_t j = 0; j < f->def.ncols; j++) {
             int c = rl_desc_column_index(cd, f->def.cols[j], t->fmt);
             assert(c >= 0);
-            if (action == RL_FKEY_CASCADE)
+            if (action == RL_FKEY_CASCADE) {
+                /* the key as the column's type takes it (PostgreSQL's
+                 * UPDATE ... SET col = the new key assigns it) */
+                const rl_column_desc *to = &cd->cols[c], *from = &pd->cols[rcols[j]];
                 nr[c] = nw[rcols[j]];
+                if (rc == 1 && !nr[c].isnull && t->assign_fn &&
+                    (to->type != from->type || to->typmod != from->typmod))
+                    rc = t->assign_fn(t->default_ctx, f->schema, cd, (size_t)c, from->type,
+                                      &nw[rcols[j]], &defaults, &nr[c], err) < 0 ? -1 : rc;
+                else if ((f->def.bpchar_cols >> j & 1) && !nr[c].isnull)
+                    nr[c].v.s.len = rl_bpchar_trimmed_len(&nr[c]); /* bpchar's cast to text */
+            }
             else if (action == RL_FKEY_SET_DEFAULT && t->default_fn)
                 rc = t->default_fn(t->default_ctx, f->schema, cd, (size_t)c, &defaults, &nr[c],
                                    err) < 0 ? -1 : rc;
             else
                 nr[c].isnull = true;
         }
-        (void)pd;
         if (rc == 1)
             rc = rl_txn_update(t, cd, rk, rkl, nr, err);
     }

@@ -506,9 +506,13 @@ void rl_index_column_names(const rl_index_def *d, char names[][RL_INDEX_NAME_MAX
 /* ------------------------------------------------ FOREIGN KEY definitions */
 
 /* Version 1 has flags bits 0-1; version 2 (written only for a DEFERRABLE
- * key, so a lake without one keeps version 1's bytes) adds bits 2-3. */
+ * key, so a lake without one keeps version 1's bytes) adds bits 2-3;
+ * version 3 (written only for a key with a text or varchar column
+ * referencing a character(n) one) takes bits 0-3 and ends with the be32
+ * mask of those columns (rl_fkey_def.bpchar_cols, not 0). */
 #define FKEY_DEF_VERSION 1
 #define FKEY_DEF_VERSION_DEFERRABLE 2
+#define FKEY_DEF_VERSION_BPCHAR 3
 #define FKEY_DEF_MATCH_FULL 0x01
 #define FKEY_DEF_NOT_VALID 0x02
 #define FKEY_DEF_DEFERRABLE 0x04
@@ -525,7 +529,10 @@ void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d)
     assert(d->ncols >= 1 && d->ncols <= RL_INDEX_MAX_KEYS && d->id != 0 && d->ref_index_id != 0);
     assert(fkey_action_valid((uint8_t)d->on_update) && fkey_action_valid((uint8_t)d->on_delete));
     assert(d->deferrable || !d->initially_deferred);
-    rl_buf_put_u8(b, d->deferrable ? FKEY_DEF_VERSION_DEFERRABLE : FKEY_DEF_VERSION);
+    assert(d->ncols == RL_INDEX_MAX_KEYS || d->bpchar_cols >> d->ncols == 0);
+    rl_buf_put_u8(b, d->bpchar_cols  ? FKEY_DEF_VERSION_BPCHAR
+                     : d->deferrable ? FKEY_DEF_VERSION_DEFERRABLE
+                                     : FKEY_DEF_VERSION);
     rl_buf_put_u8(b, (uint8_t)((d->match_full ? FKEY_DEF_MATCH_FULL : 0) |
                                (d->not_valid ? FKEY_DEF_NOT_VALID : 0) |
                                (d->deferrable ? FKEY_DEF_DEFERRABLE : 0) |
@@ -540,6 +547,8 @@ void rl_fkey_def_encode(rl_buf *b, const rl_fkey_def *d)
         put_name(b, d->cols[i]);
         rl_buf_put_u8(b, d->ref_pos[i]);
     }
+    if (d->bpchar_cols)
+        rl_buf_put_be32(b, d->bpchar_cols);
 }
 
 bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
@@ -550,15 +559,18 @@ bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
     uint8_t version, flags, upd, del;
     uint64_t ncols;
     if (!rl_reader_u8(&r, &version) ||
-        (version != FKEY_DEF_VERSION && version != FKEY_DEF_VERSION_DEFERRABLE) ||
+        (version != FKEY_DEF_VERSION && version != FKEY_DEF_VERSION_DEFERRABLE &&
+         version != FKEY_DEF_VERSION_BPCHAR) ||
         !rl_reader_u8(&r, &flags))
         return false;
     /* version 2 is a DEFERRABLE key's (INITIALLY DEFERRED only with it) */
     uint8_t known = FKEY_DEF_MATCH_FULL | FKEY_DEF_NOT_VALID;
     if (version == FKEY_DEF_VERSION_DEFERRABLE && !(flags & FKEY_DEF_DEFERRABLE))
         return false;
-    if (version == FKEY_DEF_VERSION_DEFERRABLE)
+    if (version != FKEY_DEF_VERSION)
         known |= FKEY_DEF_DEFERRABLE | FKEY_DEF_INITIALLY_DEFERRED;
+    if ((flags & FKEY_DEF_INITIALLY_DEFERRED) && !(flags & FKEY_DEF_DEFERRABLE))
+        return false;
     if (flags & ~known || !rl_reader_u8(&r, &upd) ||
         !rl_reader_u8(&r, &del) || !fkey_action_valid(upd) || !fkey_action_valid(del) ||
         !rl_reader_be64(&r, &out->ref_index_id) || out->ref_index_id == 0 ||
@@ -576,6 +588,10 @@ bool rl_fkey_def_decode(const uint8_t *v, size_t vl, rl_fkey_def *out)
         if (!get_name(&r, out->cols[i]) || !rl_reader_u8(&r, &out->ref_pos[i]) ||
             out->ref_pos[i] >= RL_INDEX_MAX_KEYS)
             return false;
+    if (version == FKEY_DEF_VERSION_BPCHAR &&
+        (!rl_reader_be32(&r, &out->bpchar_cols) || out->bpchar_cols == 0 ||
+         (out->ncols < RL_INDEX_MAX_KEYS && out->bpchar_cols >> out->ncols != 0)))
+        return false;
     return rl_reader_left(&r) == 0;
 }
 

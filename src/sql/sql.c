@@ -544,7 +544,7 @@ static int release_complete(rl_session *s, const rl_sink *sink, bool send, rl_er
     if (!send || !held)
         return 0;
     rl_exec x = {.s = s, .sink = sink, .err = err};
-    return rl_send_complete(&x, s->held_complete);
+    return rl_send_held_complete(&x, s->held_complete);
 }
 
 /* A statement failed: inside a block the block is failed; otherwise the
@@ -2013,6 +2013,12 @@ static rl_exec_status portal_send_rows(rl_exec *x, rl_portal *pt, uint64_t max_r
     size_t end = rs->nrows;
     if (max_rows && pt->sent + max_rows < end)
         end = pt->sent + (size_t)max_rows;
+    /* PostgreSQL's executor stops at the row limit without looking for a
+     * further row, so a cancel (pg_cancel_backend(pg_backend_pid()) in the
+     * last row) goes unnoticed and is dropped when the Execute ends: its
+     * completion is no 57014 (rl_send_complete) */
+    if (max_rows && pt->sent + max_rows == rs->nrows)
+        atomic_store(&x->s->cancel, false);
     for (; pt->sent < end; pt->sent++) {
         if (k && k->data_row && k->data_row(k->ctx, rs->ncols, rl_rowset_row(rs, pt->sent)) < 0) {
             rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1, "the client connection was lost");

@@ -9,7 +9,9 @@
  * parsed defaults (keyed by the catalog registry's stamp, so rebuilt
  * whenever the definitions may have changed), their evaluation for a
  * column an INSERT leaves out or names with DEFAULT, and a table's defaults
- * following its DDL.
+ * following its DDL; the values a FOREIGN KEY's actions write through the
+ * catalog's hooks (SET DEFAULT's default, ON UPDATE CASCADE's new key of
+ * another type), assigned to the column.
  *
  * Invariants: the catalog stores the plain text of pg_get_expr, which is
  * what is evaluated; the caller assigns the value to the column (its
@@ -165,6 +167,29 @@ int rl_default_eval(rl_expr_ctx *ec, const rl_defaults *d, size_t c, rl_value *o
     return 1;
 }
 
+/* The catalog's table d (schema.table) as the statement sees it: its
+ * relation and shape (the caller frees it), NULL on error. */
+static rl_rowset *fkey_table(rl_exec *x, const char *schema, const rl_table_desc *d,
+                             rl_relation *rel)
+{
+    return rl_relation_lookup(x, schema, d->name, rel) < 0 ? NULL
+                                                           : rl_relation_shape(x, rel, rel->name);
+}
+
+/* v assigned to column col of shape (its type and typmod, as an UPDATE
+ * assigns), its bytes in the arena: the datum into *out. 0 or -1. */
+static int assign_to_column(rl_expr_ctx *ec, const rl_rowset *shape, size_t col,
+                            const rl_value *v, rl_datum *out)
+{
+    rl_value stored;
+    if (rl_value_coerce(ec, v, shape->cols[col].oid, shape->cols[col].typmod, false, &stored,
+                        -1) < 0 ||
+        rl_value_own(ec->arena, &stored) < 0)
+        return -1;
+    *out = stored.d;
+    return 0;
+}
+
 int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
                         rl_arena *arena, rl_datum *out, rl_error *err)
 {
@@ -172,25 +197,35 @@ int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, s
     rl_relation rel;
     memset(out, 0, sizeof *out);
     out->isnull = true;
-    rl_rowset *shape = NULL;
-    int rc = rl_relation_lookup(x, schema, d->name, &rel);
-    if (rc == 0 && !(shape = rl_relation_shape(x, &rel, rel.name)))
-        rc = -1;
+    rl_rowset *shape = fkey_table(x, schema, d, &rel);
+    int rc = shape ? 0 : -1;
     rl_defaults defs;
     if (rc == 0 && col < shape->ncols)
         rc = rl_defaults_of(x, &rel, shape, shape->ncols, &defs);
     rl_expr_ctx ec = {.x = x, .arena = arena};
-    rl_value v, stored;
+    rl_value v;
     int got = rc == 0 && col < shape->ncols ? rl_default_eval(&ec, &defs, col, &v) : 0;
     if (got > 0)
-        rc = rl_value_coerce(&ec, &v, shape->cols[col].oid, shape->cols[col].typmod, false,
-                             &stored, -1) < 0 || rl_value_own(arena, &stored) < 0
-                 ? -1
-                 : 0;
+        rc = assign_to_column(&ec, shape, col, &v, out);
     if (got < 0)
         rc = -1;
-    if (rc == 0 && got > 0)
-        *out = stored.d;
+    rl_rowset_free(shape);
+    if (rc < 0 && err != x->err)
+        *err = *x->err;
+    return rc;
+}
+
+int rl_cascade_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
+                        rl_type from, const rl_datum *in, rl_arena *arena, rl_datum *out,
+                        rl_error *err)
+{
+    rl_exec *x = ctx;
+    rl_relation rel;
+    *out = *in;
+    rl_rowset *shape = fkey_table(x, schema, d, &rel);
+    rl_expr_ctx ec = {.x = x, .arena = arena};
+    rl_value v = {.oid = rl_type_oid(from), .typmod = -1, .d = *in};
+    int rc = !shape ? -1 : col < shape->ncols ? assign_to_column(&ec, shape, col, &v, out) : 0;
     rl_rowset_free(shape);
     if (rc < 0 && err != x->err)
         *err = *x->err;

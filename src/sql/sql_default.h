@@ -39,6 +39,12 @@ int rl_default_eval(rl_expr_ctx *ec, const rl_defaults *d, size_t c, rl_value *o
  * assigned to it. The DML statements set it for their run. */
 int rl_default_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
                         rl_arena *arena, rl_datum *out, rl_error *err);
+/* The catalog's rl_assign_fn (ctx: the statement's rl_exec): the new key
+ * an ON UPDATE CASCADE writes, assigned to the column (its type and typmod)
+ * as PostgreSQL's UPDATE assigns it. Set beside rl_default_for_fkey. */
+int rl_cascade_for_fkey(void *ctx, const char *schema, const rl_table_desc *d, size_t col,
+                        rl_type from, const rl_datum *in, rl_arena *arena, rl_datum *out,
+                        rl_error *err);
 
 /* CREATE TABLE's column defaults for the new stored table schema.table
  * (0A000 for a DuckLake table's own columns). 0 or -1. */

@@ -197,20 +197,21 @@ static int returning_complete(rl_exec *x, returning *r, const char *tag)
 }
 
 /* The statement's transaction, its FOREIGN KEYs' SET DEFAULT actions
- * taking the columns' defaults through this statement (sql_default.c);
+ * taking the columns' defaults, and ON UPDATE CASCADE its new keys
+ * assigned to the columns, through this statement (sql_default.c);
  * dml_done takes that away when the statement ends. */
 static rl_txn *dml_txn(rl_exec *x)
 {
     rl_txn *txn = rl_exec_txn(x);
     if (txn)
-        rl_txn_set_default_fn(txn, rl_default_for_fkey, x);
+        rl_txn_set_default_fn(txn, rl_default_for_fkey, rl_cascade_for_fkey, x);
     return txn;
 }
 
 static int dml_done(rl_exec *x, int rc)
 {
     if (x->s->txn)
-        rl_txn_set_default_fn(x->s->txn, NULL, NULL);
+        rl_txn_set_default_fn(x->s->txn, NULL, NULL, NULL);
     return rc;
 }
 

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "base/stack.h"
@@ -141,13 +142,33 @@ int rl_exec_check_stack(rl_exec *x)
     return rl_stack_exhausted() ? rl_stack_depth_error(x->err) : 0;
 }
 
+/* A tag of a statement the executor runs row by row (expressions, and so
+ * pg_cancel_backend, evaluated). Not COPY: PostgreSQL's COPY (query) TO
+ * completes though its query cancelled itself; not COMMIT, VACUUM, ...:
+ * their completion comes after work no error may undo. */
+static bool executor_tag(const char *tag)
+{
+    static const char *const kinds[] = {"SELECT ", "INSERT ", "UPDATE ", "DELETE ", "EXPLAIN"};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strncmp(tag, kinds[i], strlen(kinds[i])) == 0)
+            return true;
+    return false;
+}
+
 int rl_send_complete(rl_exec *x, const char *tag)
 {
+    if (x->s && executor_tag(tag) && rl_exec_check_cancel(x) < 0)
+        return -1;
     if (x->s && x->s->hold_complete) { /* sent once the query's commit holds */
         snprintf(x->s->held_complete, sizeof x->s->held_complete, "%s", tag);
         x->s->has_held_complete = true;
         return 0;
     }
+    return rl_send_held_complete(x, tag);
+}
+
+int rl_send_held_complete(rl_exec *x, const char *tag)
+{
     if (x->sink && x->sink->command_complete && x->sink->command_complete(x->sink->ctx, tag) < 0)
         return rl_exec_error(x, RL_SQLSTATE_CONNECTION_FAILURE, -1,
                              "the client connection was lost");

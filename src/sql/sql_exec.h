@@ -245,7 +245,15 @@ int rl_exec_position(rl_exec *x, int location);
 int rl_exec_notice(rl_exec *x, const char *sqlstate, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* CommandComplete with this tag through the sink (08006 when the client is gone). */
+/* CommandComplete with this tag through the sink (08006 when the client is
+ * gone); held instead while the session holds the last statement's (its
+ * commit comes first). A statement the executor ran (a SELECT, INSERT,
+ * UPDATE, DELETE or EXPLAIN tag) that was cancelled while it ran ends with
+ * 57014 instead, as PostgreSQL's executor checks for interrupts until its
+ * last row: pg_cancel_backend(pg_backend_pid()) cancels its own statement. */
 int rl_send_complete(rl_exec *x, const char *tag);
+/* A held CommandComplete, once the commit it waited for held: sent as is
+ * (the statement is over; a cancel now is dropped). */
+int rl_send_held_complete(rl_exec *x, const char *tag);
 
 #endif

@@ -22,7 +22,8 @@
  * transformFkeyCheckAttrs); key columns pair up by position with the
  * referenced ones and are of one type family (integers, character
  * strings, or one type), so that the catalog's equality bytes of the two
- * sides compare as PostgreSQL's cross-type equality operators do.
+ * sides compare as PostgreSQL's cross-type equality operators do (a text
+ * or varchar column of a character(n) key keyed as bpchar: bpchar_cols).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,20 +74,30 @@ static uint32_t type_family(uint32_t oid)
     }
 }
 
+/* A text or varchar child column of a character(n) key: rl_fkey_def's
+ * bpchar_cols. */
+static bool text_keyed_as_bpchar(uint32_t ct, uint32_t pt)
+{
+    return type_family(ct) == RL_OID_TEXT && pt == RL_OID_BPCHAR;
+}
+
 static bool string_category(uint32_t oid)
 {
     return oid == RL_OID_TEXT || oid == RL_OID_VARCHAR || oid == RL_OID_BPCHAR;
 }
 
-/* Whether the equality bytes of a child's column of type ct and its
- * parent's of type pt match as PostgreSQL's equality would: one family, or
- * a character(n) child of a text or varchar key (its bytes lose the padding
- * as its cast to text does). A text child of a character(n) key is not:
- * PostgreSQL compares those with bpchar's =, blind to the text's blanks. */
+/* Whether a child's column of type ct may reference its parent's of type
+ * pt, compared as PostgreSQL's equality would compare them: one family; a
+ * character(n) child of a text or varchar key (its equality bytes lose the
+ * padding as its cast to text does); a text or varchar child of a
+ * character(n) key (PostgreSQL casts it to bpchar and compares with
+ * bpchar's =, blind to trailing blanks: its bytes are keyed as bpchar's,
+ * text_keyed_as_bpchar). */
 static bool key_types_match(uint32_t ct, uint32_t pt)
 {
     return type_family(ct) == type_family(pt) ||
-           (ct == RL_OID_BPCHAR && type_family(pt) == RL_OID_TEXT);
+           (ct == RL_OID_BPCHAR && type_family(pt) == RL_OID_TEXT) ||
+           text_keyed_as_bpchar(ct, pt);
 }
 
 static bool numeric_category(uint32_t oid)
@@ -267,8 +278,7 @@ static int pair_columns(rl_exec *x, const char *conname, const rl_rowset *child,
                 (string_category(ct) && string_category(pt)))
                 return rl_exec_error(x, RL_SQLSTATE_FEATURE_NOT_SUPPORTED, -1,
                                      "RockLake compares foreign key columns of one type family "
-                                     "only (integers, or text and varchar, or a character(n) "
-                                     "column referencing one of these)");
+                                     "only (integers, or text, varchar and character(n))");
             char a[128], b[128];
             rl_pgcatalog_format_type(x, ct, -1, a, sizeof a);
             rl_pgcatalog_format_type(x, pt, -1, b, sizeof b);
@@ -281,6 +291,8 @@ static int pair_columns(rl_exec *x, const char *conname, const rl_rowset *child,
         }
         rl_str_copy(out->cols[j], sizeof out->cols[j], fk[j]);
         out->ref_pos[j] = (uint8_t)pos;
+        if (text_keyed_as_bpchar(ct, pt))
+            out->bpchar_cols |= 1u << j;
     }
     return 0;
 }

@@ -2436,7 +2436,7 @@ static uint32_t equality_op(uint32_t l, uint32_t r)
                {RL_OID_UUID, RL_OID_UUID, 2972}, {RL_OID_DATE, RL_OID_DATE, 1093},
                {RL_OID_TIMESTAMP, RL_OID_TIMESTAMP, 2060},
                {RL_OID_TIMESTAMPTZ, RL_OID_TIMESTAMPTZ, 1320},
-               {RL_OID_BYTEA, RL_OID_BYTEA, 1955}};
+               {RL_OID_BYTEA, RL_OID_BYTEA, 1955}, {RL_OID_BPCHAR, RL_OID_BPCHAR, 1054}};
     if (l == RL_OID_VARCHAR)
         l = RL_OID_TEXT; /* varchar compares with text's operators */
     if (r == RL_OID_VARCHAR)
@@ -2546,9 +2546,13 @@ static int fkey_row(fkey_walk *w, const fkey_view *v)
     for (size_t j = 0; j < n; j++) {
         key[j] = v->key[j];
         fkey[j] = v->fkey[j];
-        pf[j] = equality_op(v->ftype[j], v->type[j]);
+        /* no cross-type operator (text and character(n)): PostgreSQL casts
+         * the referencing value and compares with the key's own = */
         pp[j] = equality_op(v->ftype[j], v->ftype[j]);
-        ff[j] = equality_op(v->type[j], v->type[j]);
+        pf[j] = equality_op(v->ftype[j], v->type[j]);
+        ff[j] = pf[j] ? equality_op(v->type[j], v->type[j]) : pp[j];
+        if (!pf[j])
+            pf[j] = pp[j];
     }
     char conkey[RL_INDEX_MAX_KEYS * 7 + 3], confkey[RL_INDEX_MAX_KEYS * 7 + 3];
     char pfs[RL_INDEX_MAX_KEYS * 12 + 3], pps[RL_INDEX_MAX_KEYS * 12 + 3],

@@ -1899,6 +1899,72 @@ def test_pg_cancel_and_pg_terminate_backend(server):
         b.close()
 
 
+def test_pg_cancel_backend_of_its_own_session_cancels_the_statement(server):
+    """pg_cancel_backend(pg_backend_pid()) cancels the statement that calls
+    it, as PostgreSQL's executor notices the interrupt before its next row:
+    57014 "canceling statement due to user request" after the row it
+    computed (it completed with true), for a SELECT, an INSERT ... SELECT,
+    an UPDATE / DELETE whose WHERE calls it (nothing written); in a
+    transaction block the block is failed; the rest of a multi-statement
+    query is not run. An expression that fails after the call in the same
+    row fails with its own error (22012). Message sequences as PostgreSQL
+    15 sends them (checked against it)."""
+    with psycopg.connect(server.dsn(), autocommit=True) as c:
+        for q in ("select pg_cancel_backend(pg_backend_pid())",
+                  "select pg_cancel_backend(pg_backend_pid()), pg_sleep(0.1)",
+                  "values (pg_cancel_backend(pg_backend_pid()))"):
+            with pytest.raises(psycopg.errors.QueryCanceled) as ei:
+                c.execute(q)
+            assert str(ei.value) == "canceling statement due to user request"
+            assert c.execute("select 1").fetchone() == (1,)  # the session lives on
+        c.execute("create table self_cancel (a int)")
+        c.execute("insert into self_cancel values (1)")
+        for q in ("insert into self_cancel select pg_cancel_backend(pg_backend_pid())::int",
+                  "insert into self_cancel values (2) returning pg_cancel_backend(pg_backend_pid())",
+                  "update self_cancel set a = 3 where pg_cancel_backend(pg_backend_pid())",
+                  "delete from self_cancel where pg_cancel_backend(pg_backend_pid())"):
+            with pytest.raises(psycopg.errors.QueryCanceled):
+                c.execute(q)
+        assert c.execute("select a from self_cancel").fetchall() == [(1,)]
+        with pytest.raises(psycopg.errors.DivisionByZero):
+            c.execute("select case when pg_cancel_backend(pg_backend_pid()) then 1/0 end")
+        assert c.execute("select pg_cancel_backend(pg_backend_pid()) where false").fetchall() == []
+        # a cancel of another statement's session is still true, and ends nothing here
+        assert c.execute("select pg_cancel_backend(0)").fetchone() == (False,)
+
+    r = Raw(server.port)
+    try:
+        assert r.login()[-1][0] == "Z"
+
+        def query(sql):
+            r.send(msg(b"Q", sql.encode() + b"\0"))
+            got = r.until("Z")
+            return [t for t, _ in got], [error_fields(p).get("C") for t, p in got if t == "E"], \
+                got[-1][1]
+
+        # the row, then the error; `select 7` is not run
+        assert query("select pg_cancel_backend(pg_backend_pid()); select 7") == \
+            (["T", "D", "E", "Z"], ["57014"], b"I")
+        assert query("begin") == (["C", "Z"], [], b"T")
+        assert query("select pg_cancel_backend(pg_backend_pid())") == \
+            (["T", "D", "E", "Z"], ["57014"], b"E")
+        assert query("select 2") == (["E", "Z"], ["25P02"], b"E")
+        assert query("rollback") == (["C", "Z"], [], b"I")
+        # the extended protocol: all rows asked for, the executor looks past
+        # the last; a limit of exactly the rows it has does not (no 57014;
+        # PostgreSQL sends PortalSuspended there, RockLake, which knows the
+        # rows are all sent, its CommandComplete, as without a cancel)
+        sql = b"select pg_cancel_backend(pg_backend_pid())"
+        for limit, want in ((0, ["1", "2", "T", "D", "E", "Z"]), (2, ["1", "2", "D", "E", "Z"]),
+                            (1, ["1", "2", "D", "C", "Z"])):
+            r.send(msg(b"P", b"\0" + sql + b"\0\0\0") + msg(b"B", b"\0\0" + b"\0" * 6)
+                   + (msg(b"D", b"P\0") if limit == 0 else b"")
+                   + msg(b"E", b"\0" + struct.pack("!I", limit)) + msg(b"S"))
+            assert [t for t, _ in r.until("Z")] == want, limit
+    finally:
+        r.close()
+
+
 def test_describe_runs_no_volatile_function(server):
     """Parse + Describe of a SELECT without FROM only types it, as in
     PostgreSQL: a volatile function is not run then (set_config set the

@@ -22,6 +22,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -1311,7 +1312,8 @@ static void test_mirror_retired_list_stays_small(void)
 struct batch_reader {
     kv_db *db;
     volatile int *stop;
-    int torn, scans;
+    int torn;
+    atomic_int scans; /* the writer waits for each reader's first scan */
 };
 
 /* Scans all keys at one snapshot: every key must carry the same round. */
@@ -1334,7 +1336,7 @@ static void *batch_reader_main(void *p)
         if (n != 0 && n != 50) r->torn++;
         kv_iter_free(it);
         kv_snapshot_free(s);
-        r->scans++;
+        atomic_fetch_add(&r->scans, 1);
     }
     return NULL;
 }
@@ -1348,9 +1350,15 @@ static void test_mirror_readers_see_whole_batches(void)
     kv_db *db = open_writer_opts(url, 0);
     if (!db) return;
     volatile int stop = 0;
-    struct batch_reader r[2] = {{db, &stop, 0, 0}, {db, &stop, 0, 0}};
+    struct batch_reader r[2] = {{.db = db, .stop = &stop}, {.db = db, .stop = &stop}};
     pthread_t th[2];
     for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, batch_reader_main, &r[i]);
+    /* both readers running before the writes (on a loaded machine the
+     * writes could otherwise all be done before a reader's first scan) */
+    for (int waited = 0; waited < 10000; waited++) {
+        if (atomic_load(&r[0].scans) > 0 && atomic_load(&r[1].scans) > 0) break;
+        usleep(1000);
+    }
     char k[16], v[16];
     for (int round = 0; round < 150; round++) {
         kv_batch *b = kv_batch_new();
@@ -1368,7 +1376,7 @@ static void test_mirror_readers_see_whole_batches(void)
     stop = 1;
     for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
     CHECK_EQ_INT(r[0].torn + r[1].torn, 0);
-    CHECK(r[0].scans > 0 && r[1].scans > 0);
+    CHECK(atomic_load(&r[0].scans) > 0 && atomic_load(&r[1].scans) > 0);
     close_db(db);
 }
 

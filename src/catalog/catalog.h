@@ -543,15 +543,16 @@ int rl_unique_entry_key_of(rl_buf *key, const rl_index_def *def, const rl_type *
                            const rl_datum *vals);
 
 /* A FOREIGN KEY constraint (0x80 08 schema table name -> its definition:
- * u8 version (1; 2 for a DEFERRABLE key), u8 flags (bit 0 MATCH FULL, bit 1
- * NOT VALID; version 2: bit 2 DEFERRABLE, always set, bit 3 INITIALLY
- * DEFERRED), the
+ * u8 version (1; 2 for a DEFERRABLE key; 3 for a key with a text or
+ * varchar column referencing a character(n) one), u8 flags (bit 0 MATCH
+ * FULL, bit 1 NOT VALID; versions 2 and 3: bit 2 DEFERRABLE, bit 3
+ * INITIALLY DEFERRED), the
  * ON UPDATE and ON DELETE actions (one byte each, pg_constraint's letters),
  * the referenced UNIQUE index's id (8 bytes), the fkey's own id (8 bytes,
  * from counter next-foreign-key-id: its entries' key), uvarint ncols, then
  * per key column its name in the referencing table (uvarint length, bytes)
- * and the position (u8) of the referenced column in the UNIQUE index's key.
- * The referenced table and columns are the index's: they follow its
+ * and the position (u8) of the referenced column in the UNIQUE index's key;
+ * version 3 then the be32 mask rl_fkey_def.bpchar_cols. The referenced table and columns are the index's: they follow its
  * renames with no change here. Every referencing row whose key columns
  * are all non-NULL keeps an entry 0x80 09 id | key values | row key (rows.c,
  * fkeys.c), which a referenced row's DELETE or key UPDATE looks up. */

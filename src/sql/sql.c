@@ -602,10 +602,7 @@ static int apply_transaction_options(rl_exec *x, size_t n, PgQuery__Node **opts)
                                 ? defelem_string(d)
                                 : NULL;
         if (level) {
-            /* READ UNCOMMITTED is READ COMMITTED, as in PostgreSQL */
-            s->isolation = strcmp(level, "serializable") == 0      ? RL_ISO_SERIALIZABLE
-                           : strcmp(level, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
-                                                                   : RL_ISO_READ_COMMITTED;
+            s->isolation = rl_isolation_of(level);
             s->isolation_set = true;
         }
     }
@@ -1315,9 +1312,7 @@ static int txn_isolation(rl_session *s)
     char buf[64];
     const char *d = rl_setting_shown(s, rl_setting_index(s, "default_transaction_isolation"), buf,
                                      sizeof buf);
-    return strcmp(d, "serializable") == 0      ? RL_ISO_SERIALIZABLE
-           : strcmp(d, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
-                                               : RL_ISO_READ_COMMITTED;
+    return rl_isolation_of(d);
 }
 
 /* READ COMMITTED: a statement reads a snapshot taken as it starts. A

@@ -1132,15 +1132,19 @@ int rl_settings_txn_read_only(rl_exec *x, bool on)
     return 0;
 }
 
+int rl_isolation_of(const char *level)
+{
+    return strcmp(level, "serializable") == 0      ? RL_ISO_SERIALIZABLE
+           : strcmp(level, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
+                                                   : RL_ISO_READ_COMMITTED;
+}
+
 /* SET transaction_isolation = level: this transaction's level, before its
- * first query only if it changes (25001); READ UNCOMMITTED is READ
- * COMMITTED, as in PostgreSQL. */
+ * first query only if it changes (25001). */
 static int txn_isolation_set(rl_exec *x, const char *level)
 {
     rl_session *s = x->s;
-    int iso = strcmp(level, "serializable") == 0      ? RL_ISO_SERIALIZABLE
-              : strcmp(level, "repeatable read") == 0 ? RL_ISO_REPEATABLE_READ
-                                                      : RL_ISO_READ_COMMITTED;
+    int iso = rl_isolation_of(level);
     char buf[32];
     const char *now = rl_setting_shown(s, rl_setting_index(s, "transaction_isolation"), buf,
                                        sizeof buf);

@@ -78,6 +78,9 @@ void rl_settings_txn_end(rl_session *s, bool committed);
  * transaction's mode; READ WRITE after its first query in READ ONLY is
  * 25001, as PostgreSQL's check_transaction_read_only. 0 or -1. */
 int rl_settings_txn_read_only(rl_exec *x, bool on);
+/* The isolation level a level's name selects (RL_ISO_*): READ UNCOMMITTED
+ * (and any other name) is READ COMMITTED, as in PostgreSQL. */
+int rl_isolation_of(const char *level);
 /* A savepoint's copy of the settings, and ROLLBACK TO's restore of it. */
 rl_setting *rl_settings_snapshot(const rl_session *s, bool *ok);
 void rl_settings_restore(rl_session *s, const rl_setting *snapshot);

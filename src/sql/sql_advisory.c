@@ -427,14 +427,10 @@ int rl_fn_advisory_unlock_all(rl_expr_ctx *c, size_t n, rl_value *a, rl_value *o
 static bool put_row(rl_advisory_row **rows, size_t *n, size_t *cap, const adv_lock *l,
                     int32_t pid, bool shared, bool granted, int64_t since)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? *cap * 2 : 16;
-        rl_advisory_row *grown = realloc(*rows, c * sizeof *grown);
-        if (!grown)
-            return false;
-        *rows = grown;
-        *cap = c;
-    }
+    rl_advisory_row *grown = rl_array_reserve(*rows, *n, cap, sizeof *grown, 16);
+    if (!grown)
+        return false;
+    *rows = grown;
     (*rows)[(*n)++] = (rl_advisory_row){.dboid = l->dboid, .space = l->space, .key = l->key,
                                         .pid = pid, .shared = shared, .granted = granted,
                                         .wait_start_unix_us = since};

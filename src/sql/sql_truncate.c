@@ -21,22 +21,20 @@
  * an error rolls back (a temporary table's through rl_ddl_temps_touch's
  * copy), as PostgreSQL's TRUNCATE is transactional.
  */
-#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/buf.h"
 #include "sql/sql_exec.h"
 #include "sql/sql_pgcatalog.h"
 #include "sql/sql_relation.h"
 #include "sql/sql_seq.h"
 #include "sql/sql_stmt.h"
 
-/* The tables one TRUNCATE empties, and the statement's RangeVar of each
- * (NULL: a table CASCADE added, named by its schema and name). */
+/* The tables one TRUNCATE empties, in order. */
 typedef struct trunc_list {
     rl_exec *x;
     rl_relation *rels;
-    const PgQuery__RangeVar **named;
     size_t n, cap;
     /* the round being collected (referrers): */
     rl_relation *found;
@@ -65,24 +63,21 @@ static bool listed(const rl_relation *list, size_t n, const rl_relation *r)
     return false;
 }
 
-static int add(trunc_list *l, const rl_relation *r, const PgQuery__RangeVar *rv)
+/* r appended to the array *rels of *n (capacity *cap). */
+static int push(rl_exec *x, rl_relation **rels, size_t *n, size_t *cap, const rl_relation *r)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        rl_relation *rels = realloc(l->rels, cap * sizeof *rels);
-        if (!rels)
-            return oom(l->x);
-        l->rels = rels;
-        const PgQuery__RangeVar **named = realloc(l->named, cap * sizeof *named);
-        if (!named)
-            return oom(l->x);
-        l->named = named;
-        l->cap = cap;
-    }
-    l->rels[l->n] = *r;
-    l->named[l->n] = rv;
-    l->n++;
+    rl_relation *grown = rl_array_reserve(*rels, *n, cap, sizeof *grown, 8);
+    if (!grown)
+        return oom(x);
+    *rels = grown;
+    grown[(*n)++] = *r;
     return 0;
+}
+
+/* The schema a relation is named in: a temporary table's is pg_temp. */
+static const char *schema_of(const rl_relation *r)
+{
+    return r->kind == RL_REL_TEMP ? "pg_temp" : r->schema;
 }
 
 /* truncate_check_rel's checks of one relation: only tables, no system
@@ -113,16 +108,7 @@ static int referrer(void *ctx, const char *schema, const char *table)
         return -1;
     if (listed(l->found, l->nfound, &r))
         return 0;
-    if (l->nfound == l->capfound) {
-        size_t cap = l->capfound ? l->capfound * 2 : 8;
-        rl_relation *f = realloc(l->found, cap * sizeof *f);
-        if (!f)
-            return oom(l->x);
-        l->found = f;
-        l->capfound = cap;
-    }
-    l->found[l->nfound++] = r;
-    return 0;
+    return push(l->x, &l->found, &l->nfound, &l->capfound, &r);
 }
 
 static int by_oid(const void *a, const void *b)
@@ -158,7 +144,7 @@ static int add_cascaded(trunc_list *l, rl_txn *txn)
                 continue;
             rl_exec_notice(l->x, RL_SQLSTATE_SUCCESSFUL_COMPLETION,
                            "truncate cascades to table \"%s\"", l->found[i].name);
-            if (add(l, &l->found[i], NULL) < 0)
+            if (push(l->x, &l->rels, &l->n, &l->cap, &l->found[i]) < 0)
                 return -1;
         }
         if (l->n == before)
@@ -193,7 +179,7 @@ static int check_unreferenced(trunc_list *l, rl_txn *txn)
  * (ALTER SEQUENCE ... RESTART). */
 static int restart_owned(rl_exec *x, const rl_relation *rel)
 {
-    const char *schema = rel->kind == RL_REL_TEMP ? "pg_temp" : rel->schema;
+    const char *schema = schema_of(rel);
     PgQuery__DefElem restart = PG_QUERY__DEF_ELEM__INIT;
     restart.defname = "restart";
     PgQuery__Node opt = PG_QUERY__NODE__INIT;
@@ -224,12 +210,11 @@ static int empty_all(trunc_list *l, rl_txn *txn)
     for (size_t i = 0; rc == 0 && i < l->n; i++) {
         const rl_relation *r = &l->rels[i];
         PgQuery__RangeVar by_name = PG_QUERY__RANGE_VAR__INIT;
-        by_name.schemaname = (char *)r->schema;
+        by_name.schemaname = (char *)schema_of(r);
         by_name.relname = (char *)r->name;
         by_name.inh = true;
-        assert(l->named[i] || r->kind == RL_REL_STORED);
         uint64_t gone;
-        rc = rl_dml_delete_all(l->x, l->named[i] ? l->named[i] : &by_name, &gone);
+        rc = rl_dml_delete_all(l->x, &by_name, &gone);
     }
     if (txn)
         rl_txn_fkey_checks(txn, true);
@@ -249,7 +234,7 @@ static int truncate_listed(trunc_list *l, const PgQuery__TruncateStmt *st)
         rl_relation r;
         if (rl_relation_resolve(x, &at_none, &r) < 0 || check_rel(x, &r) < 0)
             return -1;
-        if (!listed(l->rels, l->n, &r) && add(l, &r, n->range_var) < 0)
+        if (!listed(l->rels, l->n, &r) && push(x, &l->rels, &l->n, &l->cap, &r) < 0)
             return -1;
     }
     bool stored = false;
@@ -274,7 +259,6 @@ int rl_truncate(rl_exec *x, const PgQuery__TruncateStmt *st)
     trunc_list l = {.x = x};
     int rc = truncate_listed(&l, st);
     free(l.rels);
-    free(l.named);
     free(l.found);
     return rc < 0 ? -1 : 0;
 }
